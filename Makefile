@@ -1,0 +1,63 @@
+# The README's commands. `make run` and `make test` are the two that matter.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1:8000
+
+# The development targets run with DEBUG on (fixed dev keys); production sets DEBUG=false
+# with real keys and uses `make worker` / `make beat` under its own environment.
+run test bench seed migrate install-dev: export DEBUG ?= true
+
+.PHONY: run test lint format bench worker beat install install-dev migrate seed clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml
+	$(PIP) install -q -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+seed: migrate
+	$(PY) manage.py seed_demo
+
+run: seed
+	$(PY) manage.py collectstatic --noinput -v 0
+	@echo "Memory Console on http://$(HOST)/login/"
+	$(PY) manage.py runserver $(HOST)
+
+test: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest -q
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install-dev
+	$(PY) bench/run.py
+
+worker: install
+	$(VENV)/bin/celery -A memory_console worker -l info
+
+beat: install
+	$(VENV)/bin/celery -A memory_console beat -l info --scheduler django_celery_beat.schedulers:DatabaseScheduler
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,24 @@
+"""Navigation for templates/base.html: linked sections and their pending counts."""
+
+from django.conf import settings
+from django.urls import NoReverseMatch, reverse
+from django.utils.module_loading import import_string
+
+from apps.access.navigation import SECTIONS
+
+
+def navigation(request) -> dict:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"nav_sections": []}
+    counters = getattr(settings, "MEMORY_CONSOLE_NAV_COUNTS", {})
+    sections = []
+    for label, url_name in SECTIONS:
+        try:
+            url = reverse(url_name)
+        except NoReverseMatch:
+            continue  # not built yet: not linked
+        count = import_string(counters[url_name])(user) if url_name in counters else None
+        active = request.path == url if url == "/" else request.path.startswith(url)
+        sections.append({"label": label, "url": url, "count": count, "active": active})
+    return {"nav_sections": sections}

@@ -1,0 +1,43 @@
+"""Object permissions on tenants and scopes (direct foreign keys, for fast joins) and
+service accounts, the users that agents act as."""
+
+from django.conf import settings
+from django.db import models
+from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
+
+
+class TenantUserObjectPermission(UserObjectPermissionBase):
+    """A user's permission on one tenant; covers every scope of it."""
+
+    content_object = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE)
+
+
+class TenantGroupObjectPermission(GroupObjectPermissionBase):
+    """A group's permission on one tenant."""
+
+    content_object = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE)
+
+
+class ScopeUserObjectPermission(UserObjectPermissionBase):
+    """A user's permission on a single scope."""
+
+    content_object = models.ForeignKey("memory.Scope", on_delete=models.CASCADE)
+
+
+class ScopeGroupObjectPermission(GroupObjectPermissionBase):
+    """A group's permission on a single scope."""
+
+    content_object = models.ForeignKey("memory.Scope", on_delete=models.CASCADE)
+
+
+class ServiceAccount(models.Model):
+    """Marks a user as the identity of an agent; its API keys authenticate as this user."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="service_account"
+    )
+    description = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.user.get_username()

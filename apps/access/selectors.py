@@ -1,0 +1,69 @@
+"""The one permission filter every page and API uses (ARCHITECTURE §6).
+
+A grant is a guardian object permission on a Tenant (covering all its scopes) or on
+a single Scope, given to the user directly or to one of their groups. Filtering is
+done in SQL with `IN (subquery)` over the direct-FK permission tables, never per row.
+Superusers and members of the admin group see every tenant.
+"""
+
+from django.db.models import Q, QuerySet
+
+from apps.access.models import (
+    ScopeGroupObjectPermission,
+    ScopeUserObjectPermission,
+    TenantGroupObjectPermission,
+    TenantUserObjectPermission,
+)
+from apps.access.roles import Role
+
+
+def has_global_access(user) -> bool:
+    """Superusers and admins are not bound by per-tenant grants."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    cached = getattr(user, "_mc_is_admin", None)
+    if cached is None:
+        cached = user.groups.filter(name=Role.ADMIN).exists()
+        user._mc_is_admin = cached
+    return cached
+
+
+def _granted(model, user, perm: str) -> QuerySet:
+    lookup = {"user": user} if "User" in model.__name__ else {"group__user": user}
+    return model.objects.filter(permission__codename=perm, **lookup).values("content_object_id")
+
+
+def granted_tenant_ids(user, perm: str) -> Q:
+    """A Q matching tenant ids on which the user holds `perm` directly or via a group."""
+    return Q(pk__in=_granted(TenantUserObjectPermission, user, perm)) | Q(
+        pk__in=_granted(TenantGroupObjectPermission, user, perm)
+    )
+
+
+def filter_by_grant(
+    queryset: QuerySet,
+    user,
+    perm: str,
+    *,
+    tenant_field: str | None = "tenant",
+    scope_field: str | None = "scope",
+) -> QuerySet:
+    """Keep only rows whose tenant or scope the user holds `perm` on.
+
+    `tenant_field` / `scope_field` name the paths from the queryset's model to the
+    tenant and scope (use "pk" on Tenant or Scope itself, None where there is none).
+    """
+    if user is None or not user.is_authenticated or not user.is_active:
+        return queryset.none()
+    if has_global_access(user):
+        return queryset
+    condition = Q(pk__in=[])
+    if tenant_field:
+        for model in (TenantUserObjectPermission, TenantGroupObjectPermission):
+            condition |= Q(**{f"{tenant_field}__in": _granted(model, user, perm)})
+    if scope_field:
+        for model in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
+            condition |= Q(**{f"{scope_field}__in": _granted(model, user, perm)})
+    return queryset.filter(condition)

@@ -1,0 +1,78 @@
+"""Granting and revoking roles on tenants and scopes; creating service accounts."""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+from guardian.shortcuts import assign_perm, remove_perm
+
+from apps.access.models import ServiceAccount
+from apps.access.roles import ROLE_PERMISSIONS, Role
+from apps.audit.models import Action
+from apps.audit.services import record
+
+
+def grant_role(*, user, role: Role | str, target, actor) -> None:
+    """Give a user a role's permissions on a tenant or scope (and the role's group)."""
+    role = Role(role)
+    with transaction.atomic():
+        if role != Role.AGENT:
+            group, _ = Group.objects.get_or_create(name=role.value)
+            user.groups.add(group)
+        for codename in ROLE_PERMISSIONS[role]:
+            assign_perm(codename, user, target)
+        record(
+            actor=actor,
+            action=Action.ACCESS_GRANTED,
+            target=user,
+            tenant=getattr(target, "tenant_id", target.pk),
+            scope=target.pk if hasattr(target, "tenant_id") else None,
+            data={"role": role.value, "on": target._meta.model_name},
+        )
+
+
+def revoke_role(*, user, role: Role | str, target, actor) -> None:
+    """Take a role's permissions on a tenant or scope away from a user."""
+    role = Role(role)
+    with transaction.atomic():
+        for codename in ROLE_PERMISSIONS[role]:
+            remove_perm(codename, user, target)
+        record(
+            actor=actor,
+            action=Action.ACCESS_REVOKED,
+            target=user,
+            tenant=getattr(target, "tenant_id", target.pk),
+            scope=target.pk if hasattr(target, "tenant_id") else None,
+            data={"role": role.value, "on": target._meta.model_name},
+        )
+
+
+def ensure_service_account(*, username: str, description: str = "") -> "ServiceAccount":
+    """Return the service account with this username, creating its user when missing."""
+    with transaction.atomic():
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        account, _ = ServiceAccount.objects.get_or_create(
+            user=user, defaults={"description": description}
+        )
+    return account
+
+
+def record_login_attempt(*, user, username: str) -> None:
+    """Audit a login; a failed one is recorded under the system actor with a hashed name."""
+    from apps.audit.hashing import keyed_hash
+
+    if user is not None:
+        record(actor=user, action=Action.AUTH_LOGIN, target=user)
+    else:
+        record(
+            actor="anonymous",
+            action=Action.AUTH_LOGIN_FAILED,
+            data={"username_hmac": keyed_hash(username[:150])},
+        )
+
+
+def record_logout(*, user) -> None:
+    """Audit a logout."""
+    record(actor=user, action=Action.AUTH_LOGOUT, target=user)

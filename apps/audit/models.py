@@ -1,0 +1,91 @@
+"""The append-only, hash-chained audit log (ARCHITECTURE §7)."""
+
+from django.db import models
+
+
+class ActorKind(models.TextChoices):
+    USER = "user", "User"
+    SERVICE_ACCOUNT = "service_account", "Service account"
+    SYSTEM = "system", "System job"
+
+
+class Action(models.TextChoices):
+    """Every audited action. The column holds no DB choices, so adding one needs no migration."""
+
+    AUTH_LOGIN = "auth.login", "Logged in"
+    AUTH_LOGIN_FAILED = "auth.login_failed", "Failed login"
+    AUTH_LOGOUT = "auth.logout", "Logged out"
+    ACCESS_GRANTED = "access.granted", "Access granted"
+    ACCESS_REVOKED = "access.revoked", "Access revoked"
+    API_KEY_CREATED = "api_key.created", "API key created"
+    API_KEY_REVOKED = "api_key.revoked", "API key revoked"
+    TENANT_CREATED = "tenant.created", "Tenant created"
+    TENANT_UPDATED = "tenant.updated", "Tenant policy changed"
+    SCOPE_CREATED = "scope.created", "Scope created"
+    MEMORY_CREATED = "memory.created", "Memory created"
+    MEMORY_UPDATED = "memory.updated", "Memory updated"
+    MEMORY_DEDUPLICATED = "memory.deduplicated", "Duplicate merged on write"
+    MEMORY_MERGED = "memory.merged", "Memories merged"
+    MEMORY_FORGOTTEN = "memory.forgotten", "Memory forgotten (archived)"
+    MEMORY_FEEDBACK = "memory.feedback", "Feedback on a memory"
+    MEMORY_REJECTED_SENSITIVE = "memory.rejected_sensitive", "Write rejected: sensitive data"
+    MEMORY_SUPERSEDED = "memory.superseded", "Memory superseded"
+    MEMORY_REINSTATED = "memory.reinstated", "Memory reinstated"
+    MEMORY_ROLLED_BACK = "memory.rolled_back", "Memory rolled back to a version"
+    MEMORY_ARCHIVED = "memory.archived", "Memories archived by decay"
+    MEMORY_EXPIRED = "memory.expired", "Working memories expired"
+    MEMORY_RECALLED = "memory.recalled", "Memories recalled"
+    MEMORY_IMPORTED = "memory.imported", "Memories imported"
+    QUARANTINE_FLAGGED = "quarantine.flagged", "Memory quarantined"
+    QUARANTINE_RELEASED = "quarantine.released", "Released from quarantine"
+    QUARANTINE_EDITED = "quarantine.edited_released", "Edited and released"
+    QUARANTINE_REJECTED = "quarantine.rejected", "Rejected from quarantine (deleted)"
+    QUARANTINE_ESCALATED = "quarantine.escalated", "Escalated to compliance"
+    QUARANTINE_AUTO_RELEASED = "quarantine.auto_released", "Released by corroboration"
+    QUARANTINE_BLAST_RADIUS = "quarantine.blast_radius", "Blast-radius action"
+    CONFLICT_OPENED = "conflict.opened", "Conflict opened"
+    CONFLICT_RESOLVED = "conflict.resolved", "Conflict resolved"
+    CONFLICT_REVERTED = "conflict.reverted", "Conflict resolution undone"
+    AUDIT_VERIFIED = "audit.verified", "Audit chain verified"
+    AUDIT_CHECKPOINT = "audit.checkpoint", "Audit checkpoint signed"
+    JOB_RUN = "job.run", "Scheduled job ran"
+    ERASURE_REQUESTED = "erasure.requested", "Erasure requested"
+    ERASURE_VERIFIED = "erasure.verified", "Erasure request verified"
+    ERASURE_APPROVED = "erasure.approved", "Erasure approved"
+    ERASURE_REJECTED = "erasure.rejected", "Erasure rejected"
+    ERASURE_EXECUTED = "erasure.executed", "Erasure executed"
+    SNAPSHOT_EXPORTED = "snapshot.exported", "Snapshot exported"
+    SNAPSHOT_RESTORED = "snapshot.restored", "Snapshot restored"
+
+
+class AuditEvent(models.Model):
+    """One audited action; `hash` chains it to every event before it."""
+
+    sequence = models.BigIntegerField(unique=True)
+    occurred_at = models.DateTimeField(db_index=True)
+    actor_kind = models.CharField(max_length=16, choices=ActorKind.choices)
+    actor_id = models.BigIntegerField(null=True, blank=True)
+    actor_label = models.CharField(max_length=150)
+    action = models.CharField(max_length=64, db_index=True)
+    target_type = models.CharField(max_length=64, blank=True, default="")
+    target_id = models.CharField(max_length=64, blank=True, default="")
+    # Plain ids, not foreign keys: the log must outlive the rows it talks about.
+    tenant_id = models.BigIntegerField(null=True, blank=True)
+    scope_id = models.BigIntegerField(null=True, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    request_id = models.CharField(max_length=64, blank=True, default="")
+    metadata = models.JSONField(default=dict, blank=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-sequence"]
+        indexes = [
+            models.Index(fields=["tenant_id", "-sequence"], name="audit_tenant_seq"),
+            models.Index(fields=["scope_id", "-sequence"], name="audit_scope_seq"),
+            models.Index(fields=["actor_label", "-sequence"], name="audit_actor_seq"),
+            models.Index(fields=["target_type", "target_id"], name="audit_target"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.sequence} {self.action}"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ConflictsConfig(AppConfig):
+    name = "apps.conflicts"
+    label = "conflicts"

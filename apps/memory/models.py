@@ -1,0 +1,248 @@
+"""Core memory data: tenants, scopes, memory items and their version history."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# Object permissions granted on a Tenant or a Scope (a grant on a tenant covers its scopes).
+# The same codenames exist on both models so one selector can check either level.
+OBJECT_PERMISSIONS = [
+    ("view_memories", "Read memory content"),
+    ("write_memories", "Write memories (agents)"),
+    ("review_memories", "Review quarantine and conflicts"),
+    ("release_quarantine", "Release memories from quarantine"),
+    ("view_audit", "Read the audit log"),
+    ("manage_privacy", "Run GDPR erasure requests"),
+    ("export_snapshots", "Export and restore snapshots"),
+    ("view_reports", "Read health reports and aggregate figures"),
+]
+
+
+class SensitivePolicy(models.TextChoices):
+    REDACT = "redact", "Redact"
+    ENCRYPT = "encrypt", "Encrypt at rest"
+    REJECT = "reject", "Reject the write"
+
+
+def default_lww_patterns() -> list[str]:
+    return ["address.*", "phone", "email", "contact.*"]
+
+
+class Tenant(models.Model):
+    """An agent deployment or business unit; scopes, grants and policies hang off it."""
+
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=200)
+    sensitive_policy = models.CharField(
+        max_length=16, choices=SensitivePolicy.choices, default=SensitivePolicy.REDACT
+    )
+    recall_alpha = models.FloatField(default=0.5, help_text="Weight of similarity.")
+    recall_beta = models.FloatField(default=0.25, help_text="Weight of recency.")
+    recall_gamma = models.FloatField(default=0.25, help_text="Weight of the decayed importance.")
+    archive_threshold = models.FloatField(default=0.1)
+    lww_key_patterns = models.JSONField(
+        default=default_lww_patterns,
+        blank=True,
+        help_text="Fact keys (glob patterns) where the newest write supersedes the old one.",
+    )
+    half_life_overrides = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Half-lives in days by memory type or category band, e.g. {"procedural": 120}.',
+    )
+    erasure_sla_hours = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+        permissions = OBJECT_PERMISSIONS
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class ScopeKind(models.TextChoices):
+    USER = "user", "User"
+    SESSION = "session", "Session"
+    AGENT = "agent", "Agent"
+    GLOBAL = "global", "Global"
+
+
+class Scope(models.Model):
+    """Where a memory belongs inside a tenant: `kind:external_id`, about an optional subject."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="scopes")
+    kind = models.CharField(max_length=16, choices=ScopeKind.choices)
+    external_id = models.CharField(max_length=200)
+    subject = models.CharField(
+        max_length=200, blank=True, default="", help_text="The data subject this scope is about."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tenant_id", "kind", "external_id"]
+        permissions = OBJECT_PERMISSIONS
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "kind", "external_id"], name="scope_unique_key_per_tenant"
+            )
+        ]
+        indexes = [models.Index(fields=["tenant", "subject"], name="scope_tenant_subject")]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.external_id}"
+
+
+class MemoryType(models.TextChoices):
+    WORKING = "working", "Working"
+    EPISODIC = "episodic", "Episodic"
+    SEMANTIC = "semantic", "Semantic"
+    PROCEDURAL = "procedural", "Procedural"
+
+
+class SourceKind(models.TextChoices):
+    EXPLICIT_STATEMENT = "explicit_statement", "Explicit statement"
+    INFERRED = "inferred", "Inferred"
+    AGENT = "agent", "Agent"
+    TOOL = "tool", "Tool output"
+    EXTERNAL = "external", "External content"
+    IMPORT = "import", "Import"
+
+
+class MemoryStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    QUARANTINED = "quarantined", "Quarantined"
+    PENDING_REVIEW = "pending_review", "Pending review (conflict)"
+    ARCHIVED = "archived", "Archived"
+    SUPERSEDED = "superseded", "Superseded"
+    REJECTED = "rejected", "Rejected"
+
+
+CATEGORY_BANDS = [
+    (0, 19, "Profile"),
+    (20, 39, "Dialogue summary"),
+    (40, 59, "Task progress"),
+    (60, 79, "Decision preference"),
+    (80, 99, "Correction & safety warning"),
+]
+
+
+def category_band(category: int) -> str:
+    """Name the band (profile, dialogue summary, …) a 0–99 category falls in."""
+    for low, high, label in CATEGORY_BANDS:
+        if low <= category <= high:
+            return label
+    return "Unknown"
+
+
+class MemoryItem(models.Model):
+    """The framework-neutral memory record (ARCHITECTURE §2)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Denormalised from scope so every hot query and index can lead with the tenant.
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memories")
+    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memories")
+    memory_type = models.CharField(max_length=16, choices=MemoryType.choices)
+    category = models.PositiveSmallIntegerField(default=0)
+    key = models.CharField(max_length=200, blank=True, default="")
+    content = models.JSONField(default=dict)
+    text = models.TextField(blank=True, default="")
+    # Provenance.
+    source = models.CharField(max_length=200, blank=True, default="")
+    source_kind = models.CharField(
+        max_length=32, choices=SourceKind.choices, default=SourceKind.EXPLICIT_STATEMENT
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    api_key_prefix = models.CharField(max_length=16, blank=True, default="")
+    run_id = models.CharField(max_length=200, blank=True, default="")
+    # Scoring (ARCHITECTURE §3).
+    importance = models.FloatField(default=0.5)
+    half_life_days = models.FloatField(default=30.0)
+    last_access_at = models.DateTimeField()
+    access_count = models.PositiveIntegerField(default=0)
+    archive_due_at = models.DateTimeField(null=True, blank=True)
+    confidence = models.FloatField(default=1.0)
+    # Lifecycle.
+    status = models.CharField(
+        max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE
+    )
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="supersedes"
+    )
+    expires_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    content_hash = models.CharField(max_length=64, blank=True, default="")
+    sensitive = models.BooleanField(default=False)
+    # Fernet token (MultiFernet over MEMORY_CONSOLE_ENCRYPTION_KEYS) when content is encrypted.
+    sealed_content = models.TextField(blank=True, default="")
+    embedding = models.BinaryField(null=True, blank=True)
+    embedding_model = models.CharField(max_length=100, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["tenant", "scope", "status"], name="mem_tenant_scope_status"),
+            models.Index(
+                fields=["archive_due_at"],
+                name="mem_archive_due_active",
+                condition=Q(status="active"),
+            ),
+            models.Index(
+                fields=["expires_at"], name="mem_expires_active", condition=Q(status="active")
+            ),
+            models.Index(fields=["scope", "content_hash"], name="mem_scope_hash"),
+            models.Index(fields=["scope", "key", "status"], name="mem_scope_key_status"),
+            models.Index(fields=["tenant", "status", "-created_at"], name="mem_tenant_status_new"),
+            models.Index(fields=["source", "created_at"], name="mem_source_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(importance__gte=0) & Q(importance__lte=1), name="mem_importance_0_1"
+            ),
+            models.CheckConstraint(condition=Q(category__lte=99), name="mem_category_0_99"),
+            models.CheckConstraint(condition=Q(half_life_days__gt=0), name="mem_half_life_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id
+
+    @property
+    def public_id(self) -> str:
+        return f"mem_{self.id.hex}"
+
+
+class MemoryVersion(models.Model):
+    """The item as it stood at one version; written with every change so history can be undone."""
+
+    item = models.ForeignKey(MemoryItem, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    content = models.JSONField(default=dict)
+    text = models.TextField(blank=True, default="")
+    key = models.CharField(max_length=200, blank=True, default="")
+    status = models.CharField(max_length=16, choices=MemoryStatus.choices)
+    importance = models.FloatField()
+    superseded_by_id = models.UUIDField(null=True, blank=True)
+    change = models.CharField(max_length=64, help_text="What produced this version.")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["item_id", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["item", "version"], name="memversion_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item_id} v{self.version}"

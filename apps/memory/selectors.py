@@ -1,0 +1,36 @@
+"""Permission-aware reads of tenants, scopes and memory items."""
+
+from django.db.models import Q, QuerySet
+
+from apps.access.selectors import filter_by_grant, has_global_access
+from apps.memory.models import MemoryItem, Scope, Tenant
+
+
+def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
+    """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
+    direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
+    if has_global_access(user):
+        return direct
+    scopes = filter_by_grant(Scope.objects.all(), user, perm, tenant_field=None, scope_field="pk")
+    return Tenant.objects.filter(Q(pk__in=direct.values("pk")) | Q(pk__in=scopes.values("tenant")))
+
+
+def scopes_visible_to(user, perm: str = "view_memories") -> QuerySet[Scope]:
+    """Scopes the user holds `perm` on, directly or through their tenant."""
+    return filter_by_grant(Scope.objects.all(), user, perm, tenant_field="tenant", scope_field="pk")
+
+
+def items_visible_to(user, perm: str = "view_memories") -> QuerySet[MemoryItem]:
+    """Memory items in tenants or scopes the user holds `perm` on."""
+    return filter_by_grant(MemoryItem.objects.all(), user, perm)
+
+
+def user_has_perm_on(user, perm: str, *, tenant: Tenant | None = None, scope=None) -> bool:
+    """Whether the user holds `perm` on this scope (or its tenant), or on this tenant."""
+    if scope is not None:
+        return scopes_visible_to(user, perm).filter(pk=scope.pk).exists()
+    if tenant is not None:
+        return filter_by_grant(
+            Tenant.objects.filter(pk=tenant.pk), user, perm, tenant_field="pk", scope_field=None
+        ).exists()
+    return False

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class QuarantineConfig(AppConfig):
+    name = "apps.quarantine"
+    label = "quarantine"

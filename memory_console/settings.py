@@ -1,0 +1,257 @@
+"""Memory Console settings, read from the environment (see CONTRACT.md "Settings").
+
+DEBUG defaults to off. With DEBUG off the process refuses to start unless a real
+SECRET_KEY, encryption keys and an HMAC key are given; with DEBUG on (make run,
+make test) fixed development keys are used so a bare machine needs no set-up.
+"""
+
+import base64
+import hashlib
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from memory_console.env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DEBUG", False)
+
+
+def _dev_fernet_key(label: str) -> str:
+    """A fixed key for development only; never valid when DEBUG is off."""
+    return base64.urlsafe_b64encode(hashlib.sha256(f"dev-only:{label}".encode()).digest()).decode()
+
+
+_DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me-0123456789-abcdefghijklmnop"  # noqa: S105
+SECRET_KEY = env_str("SECRET_KEY") or (_DEV_SECRET_KEY if DEBUG else "")
+MEMORY_CONSOLE_ENCRYPTION_KEYS = env_list("MEMORY_CONSOLE_ENCRYPTION_KEYS") or (
+    [_dev_fernet_key("encryption")] if DEBUG else []
+)
+MEMORY_CONSOLE_HMAC_KEY = env_str("MEMORY_CONSOLE_HMAC_KEY") or (
+    _dev_fernet_key("hmac") if DEBUG else ""
+)
+# Signs exported audit checkpoints; deliberately separate from anything in the database.
+MEMORY_CONSOLE_AUDIT_SIGNING_KEY = env_str("MEMORY_CONSOLE_AUDIT_SIGNING_KEY") or (
+    _dev_fernet_key("audit-signing") if DEBUG else MEMORY_CONSOLE_HMAC_KEY
+)
+
+if not DEBUG:
+    if not SECRET_KEY or SECRET_KEY == _DEV_SECRET_KEY or len(SECRET_KEY) < 50:
+        raise ImproperlyConfigured("Set SECRET_KEY to a random value of 50+ characters.")
+    if not MEMORY_CONSOLE_ENCRYPTION_KEYS:
+        raise ImproperlyConfigured(
+            "Set MEMORY_CONSOLE_ENCRYPTION_KEYS (comma-separated Fernet keys, newest first)."
+        )
+    if not MEMORY_CONSOLE_HMAC_KEY or len(MEMORY_CONSOLE_HMAC_KEY) < 32:
+        raise ImproperlyConfigured("Set MEMORY_CONSOLE_HMAC_KEY to a random value of 32+ chars.")
+    _dev_keys = {_dev_fernet_key(label) for label in ("encryption", "hmac", "audit-signing")}
+    if _dev_keys & {*MEMORY_CONSOLE_ENCRYPTION_KEYS, MEMORY_CONSOLE_HMAC_KEY}:
+        raise ImproperlyConfigured("Development keys cannot be used with DEBUG off.")
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "rest_framework_api_key",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "guardian",
+    "django_celery_beat",
+    "django_htmx",
+    "csp",
+    "apps.access",
+    "apps.audit",
+    "apps.memory",
+    "apps.quarantine",
+    "apps.conflicts",
+    "apps.reports",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "apps.audit.middleware.RequestContextMiddleware",
+]
+
+ROOT_URLCONF = "memory_console.urls"
+WSGI_APPLICATION = "memory_console.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "apps.access.context_processors.navigation",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+    )
+}
+IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHE_URL = env_str("CACHE_URL")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "guardian.backends.ObjectPermissionBackend",
+]
+ANONYMOUS_USER_NAME = None  # guardian: no anonymous user row; anonymous callers see nothing
+GUARDIAN_RAISE_403 = False
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# Security headers. Production (DEBUG off) gets the strict set that check --deploy expects.
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 8 * 3600)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = not DEBUG
+
+# Memory content is hostile: no inline script may ever run, whatever a page renders.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Memory Console API",
+    "DESCRIPTION": "Remember, recall, forget and merge agent memories; govern them.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Celery: JSON only; with no broker configured, tasks run eagerly in-process.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
+)
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_TIME_LIMIT = 30 * 60
+CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = TIME_ZONE
+
+# Domain knobs (per-tenant values live on Tenant; these are installation defaults).
+MEMORY_CONSOLE_ARCHIVE_THRESHOLD = 0.1
+MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
+# The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.
+MEMORY_CONSOLE_GATE_STAGES = [
+    "apps.memory.gate.stages.ValidateStage",
+    "apps.memory.gate.stages.SensitiveDataStage",
+    "apps.quarantine.gate.InjectionStage",
+    "apps.memory.gate.stages.DedupeStage",
+    "apps.conflicts.gate.ConflictStage",
+]
+# Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.
+MEMORY_CONSOLE_INJECTION_DETECTORS = [
+    "apps.quarantine.detectors.rules.RuleDetector",
+]
+MEMORY_CONSOLE_QUARANTINE_THRESHOLD = 0.5
+MEMORY_CONSOLE_CORROBORATION_WRITES = env_int("MEMORY_CONSOLE_CORROBORATION_WRITES", 3)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

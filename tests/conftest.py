@@ -1,0 +1,67 @@
+"""Personas shared by every test: operators on tenant A and B, two officers, an analyst,
+an admin and an outsider (STYLE.md). Grants go through the same service the console uses."""
+
+import pytest
+from django.db import connection
+
+from apps.access.roles import Role
+from apps.access.services import grant_role
+from tests.factories import TenantFactory, UserFactory
+
+
+@pytest.fixture
+def tenant_a(db):
+    return TenantFactory(slug="tenant-a", name="Tenant A")
+
+
+@pytest.fixture
+def tenant_b(db):
+    return TenantFactory(slug="tenant-b", name="Tenant B")
+
+
+def _persona(username: str, role: Role, *tenants):
+    user = UserFactory(username=username)
+    for tenant in tenants:
+        grant_role(user=user, role=role, target=tenant, actor="test-setup")
+    return user
+
+
+@pytest.fixture
+def operator_a(tenant_a):
+    return _persona("operator_a", Role.OPERATOR, tenant_a)
+
+
+@pytest.fixture
+def operator_b(tenant_b):
+    return _persona("operator_b", Role.OPERATOR, tenant_b)
+
+
+@pytest.fixture
+def officer(tenant_a, tenant_b):
+    return _persona("officer", Role.COMPLIANCE_OFFICER, tenant_a, tenant_b)
+
+
+@pytest.fixture
+def officer2(tenant_a, tenant_b):
+    return _persona("officer2", Role.COMPLIANCE_OFFICER, tenant_a, tenant_b)
+
+
+@pytest.fixture
+def analyst(tenant_a, tenant_b):
+    return _persona("analyst", Role.ANALYST, tenant_a, tenant_b)
+
+
+@pytest.fixture
+def admin_user(db):
+    return UserFactory(username="admin", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def outsider(db):
+    return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL")

@@ -1,0 +1,66 @@
+"""The critical settings are pinned, and production refuses to start without real keys."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x" * 20 + "-production-secret-key-for-the-deploy-check-0123456789",
+    "MEMORY_CONSOLE_ENCRYPTION_KEYS": "Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmE=",
+    "MEMORY_CONSOLE_HMAC_KEY": "an-hmac-key-that-is-long-enough-for-production-use",
+    "ALLOWED_HOSTS": "console.example.org",
+}
+
+
+def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_critical_settings_are_pinned():
+    assert settings.CELERY_TASK_SERIALIZER == "json"
+    assert settings.CELERY_ACCEPT_CONTENT == ["json"]
+    assert settings.USE_TZ is True
+    assert "guardian.backends.ObjectPermissionBackend" in settings.AUTHENTICATION_BACKENDS
+    assert settings.CONTENT_SECURITY_POLICY["DIRECTIVES"]["script-src"] == ["'self'"]
+    assert settings.X_FRAME_OPTIONS == "DENY"
+    assert settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES == 64 * 1024
+    assert "csp.middleware.CSPMiddleware" in settings.MIDDLEWARE
+
+
+def test_tasks_run_eagerly_only_without_a_broker():
+    assert settings.CELERY_TASK_ALWAYS_EAGER is (not settings.CELERY_BROKER_URL)
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    "missing", ["SECRET_KEY", "MEMORY_CONSOLE_ENCRYPTION_KEYS", "MEMORY_CONSOLE_HMAC_KEY"]
+)
+def test_production_refuses_to_start_without_each_key(missing):
+    env = {k: v for k, v in PRODUCTION_ENV.items() if k != missing}
+    result = _manage("check", env={**env, missing: ""})
+    assert result.returncode != 0
+    assert missing in result.stderr
+
+
+def test_a_malformed_boolean_is_an_error_not_a_silent_default():
+    result = _manage("check", env={**PRODUCTION_ENV, "DEBUG": "ture"})
+    assert result.returncode != 0
+    assert "DEBUG must be true or false" in result.stderr
