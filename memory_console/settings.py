@@ -237,7 +237,7 @@ MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
 # The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.
 MEMORY_CONSOLE_GATE_STAGES = [
     "apps.memory.gate.stages.ValidateStage",
-    "apps.memory.gate.stages.SensitiveDataStage",
+    "apps.memory.gate.sensitive.SensitiveDataStage",
     "apps.quarantine.gate.InjectionStage",
     "apps.memory.gate.stages.DedupeStage",
     "apps.conflicts.gate.ConflictStage",
@@ -248,6 +248,8 @@ MEMORY_CONSOLE_INJECTION_DETECTORS = [
 ]
 MEMORY_CONSOLE_QUARANTINE_THRESHOLD = 0.5
 MEMORY_CONSOLE_CORROBORATION_WRITES = env_int("MEMORY_CONSOLE_CORROBORATION_WRITES", 3)
+# Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.
+MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {}
 
 LOGGING = {
     "version": 1,
