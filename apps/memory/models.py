@@ -232,7 +232,13 @@ class MemoryVersion(models.Model):
     status = models.CharField(max_length=16, choices=MemoryStatus.choices)
     importance = models.FloatField()
     superseded_by_id = models.UUIDField(null=True, blank=True)
-    change = models.CharField(max_length=64, help_text="What produced this version.")
+    change = models.CharField(max_length=64, help_text="The audit action that produced it.")
+    reference = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text='What the change belongs to, e.g. "conflict:12", so it can be undone there.',
+    )
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

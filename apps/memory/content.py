@@ -1,0 +1,33 @@
+"""Deriving the searchable text and the dedupe hash from a memory's JSON content."""
+
+import hashlib
+import json
+import re
+import unicodedata
+from typing import Any
+
+_WHITESPACE = re.compile(r"\s+")
+TEXT_KEYS = ("text", "summary", "value", "note")
+
+
+def render_text(content: dict[str, Any]) -> str:
+    """A plain rendering for search and display: a text-like field, else `key: value` lines."""
+    for key in TEXT_KEYS:
+        value = content.get(key)
+        if isinstance(value, str) and len(content) == 1:
+            return value
+    lines = []
+    for key, value in content.items():
+        rendered = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        lines.append(f"{key}: {rendered}")
+    return "\n".join(lines)
+
+
+def normalise_for_hash(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed: equal after this means the same memory."""
+    return _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def content_hash(content: dict[str, Any]) -> str:
+    """sha256 of the normalised rendering; the dedupe key within a scope."""
+    return hashlib.sha256(normalise_for_hash(render_text(content)).encode()).hexdigest()
