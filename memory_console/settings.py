@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
+    "apps.memory.api.errors.RequestSizeLimitMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"
@@ -195,15 +196,25 @@ CONTENT_SECURITY_POLICY = {
 }
 
 REST_FRAMEWORK = {
+    # Agents: `Authorization: Api-Key <key>` (first, so a missing login answers 401);
+    # console users: their session, with CSRF.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "apps.access.authentication.AgentAPIKeyAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["apps.memory.api.errors.SizeLimitedJSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
+    "EXCEPTION_HANDLER": "apps.memory.api.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
+# Requests per API key (DRF rate syntax, e.g. "1200/min"); empty disables throttling.
+MEMORY_CONSOLE_API_KEY_RATE = env_str("MEMORY_CONSOLE_API_KEY_RATE", "1200/min")
+# Largest API request body accepted (413 above it); memory content has its own 64 KiB cap.
+MEMORY_CONSOLE_MAX_REQUEST_BYTES = env_int("MEMORY_CONSOLE_MAX_REQUEST_BYTES", 1024 * 1024)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Memory Console API",
     "DESCRIPTION": "Remember, recall, forget and merge agent memories; govern them.",

@@ -4,6 +4,7 @@ service accounts, the users that agents act as."""
 from django.conf import settings
 from django.db import models
 from guardian.models import GroupObjectPermissionBase, UserObjectPermissionBase
+from rest_framework_api_key.models import AbstractAPIKey
 
 
 class TenantUserObjectPermission(UserObjectPermissionBase):
@@ -41,3 +42,17 @@ class ServiceAccount(models.Model):
 
     def __str__(self) -> str:
         return self.user.get_username()
+
+
+class AgentAPIKey(AbstractAPIKey):
+    """A hashed API key an agent presents (`Authorization: Api-Key …`); it acts as `user`,
+    so the service account's object permissions bound what the key may read and write."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_api_keys"
+    )
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(AbstractAPIKey.Meta):
+        verbose_name = "agent API key"
+        verbose_name_plural = "agent API keys"

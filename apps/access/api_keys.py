@@ -1,0 +1,53 @@
+"""Issuing and revoking agents' API keys (the service layer for AgentAPIKey).
+
+A key belongs to a service-account user; the grants of that user, not anything on the
+key, decide what the agent may read and write. Only the hash of a key is stored: the
+plaintext is returned once, at creation.
+"""
+
+from django.db import transaction
+
+from apps.access.models import AgentAPIKey
+from apps.access.roles import Role
+from apps.access.services import ensure_service_account, grant_role
+from apps.audit.models import Action
+from apps.audit.services import record
+
+
+def create_api_key(*, username: str, tenant, name: str = "", actor) -> tuple[AgentAPIKey, str]:
+    """Create (if needed) the service account `username`, grant it the agent role on
+    `tenant`, and issue a new key for it; returns the key row and its plaintext."""
+    with transaction.atomic():
+        account = ensure_service_account(username=username, description="agent")
+        grant_role(user=account.user, role=Role.AGENT, target=tenant, actor=actor)
+        key_obj, plaintext = AgentAPIKey.objects.create_key(
+            name=(name or f"{username}@{tenant.slug}")[:50], user=account.user
+        )
+        record(
+            actor=actor,
+            action=Action.API_KEY_CREATED,
+            target=key_obj,
+            target_id=key_obj.prefix,
+            tenant=tenant.pk,
+            data={"prefix": key_obj.prefix, "service_account": account.user.pk},
+        )
+    return key_obj, plaintext
+
+
+def revoke_api_key(*, key_id: str, actor) -> AgentAPIKey:
+    """Revoke a key for good (the library refuses to un-revoke); accepts its id or prefix."""
+    with transaction.atomic():
+        # The primary key is "<prefix>.<hash>"; the prefix alone is unique too.
+        prefix = key_id.partition(".")[0]
+        key_obj = AgentAPIKey.objects.select_for_update().get(prefix=prefix)
+        if not key_obj.revoked:
+            key_obj.revoked = True
+            key_obj.save(update_fields=["revoked"])
+        record(
+            actor=actor,
+            action=Action.API_KEY_REVOKED,
+            target=key_obj,
+            target_id=key_obj.prefix,
+            data={"prefix": key_obj.prefix, "service_account": key_obj.user_id},
+        )
+    return key_obj

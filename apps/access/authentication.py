@@ -1,0 +1,56 @@
+"""DRF authentication for agents: `Authorization: Api-Key <key>` → the service account.
+
+request.user becomes the key's service-account user (so guardian grants bound every
+read and write) and request.auth the AgentAPIKey (so throttling and provenance can use
+its prefix). Revoked or expired keys and inactive users are refused with 401.
+"""
+
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+from rest_framework import authentication, exceptions
+
+from apps.access.models import AgentAPIKey
+
+KEYWORD = "Api-Key"
+# Writing last_used_at on every request would turn each read into a write; once a minute
+# per key is precise enough for "when was this key last used".
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def touch_last_used(key: AgentAPIKey) -> None:
+    """Record that the key was used, at most once per LAST_USED_RESOLUTION."""
+    now = timezone.now()
+    if key.last_used_at and now - key.last_used_at < LAST_USED_RESOLUTION:
+        return
+    AgentAPIKey.objects.filter(pk=key.pk).filter(
+        Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_RESOLUTION)
+    ).update(last_used_at=now)
+    key.last_used_at = now
+
+
+class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
+    """Authenticate `Authorization: Api-Key <prefix>.<secret>` against the hashed keys."""
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).decode("latin-1")
+        keyword, _, plaintext = header.partition(" ")
+        if keyword.lower() != KEYWORD.lower():
+            return None
+        plaintext = plaintext.strip()
+        if not plaintext or " " in plaintext:
+            raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
+        prefix = plaintext.partition(".")[0]
+        key = (
+            AgentAPIKey.objects.select_related("user").filter(prefix=prefix, revoked=False).first()
+        )
+        if key is None or key.has_expired or not key.is_valid(plaintext):
+            raise exceptions.AuthenticationFailed("Invalid, revoked or expired API key.")
+        if not key.user.is_active:
+            raise exceptions.AuthenticationFailed("The key's service account is disabled.")
+        touch_last_used(key)
+        return key.user, key
+
+    def authenticate_header(self, request) -> str:
+        return KEYWORD
