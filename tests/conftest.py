@@ -61,6 +61,15 @@ def outsider(db):
     return UserFactory(username="outsider")
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The audit table refuses TRUNCATE; let the flush between transactional tests through."""
+    from tests.audit.db import allow_flush_of_test_database
+
+    with django_db_blocker.unblock():
+        allow_flush_of_test_database()
+
+
 @pytest.fixture
 def postgres_only():
     if connection.vendor != "postgresql":

@@ -1,6 +1,16 @@
-"""The append-only, hash-chained audit log (ARCHITECTURE §7)."""
+"""The append-only, hash-chained audit log (ARCHITECTURE §7).
+
+AuditEvent rows are written once by apps.audit.services.record and never changed:
+the model, its queryset and (on PostgreSQL) a trigger all refuse updates and deletes.
+AuditCheckpoint signs a chain head with a key kept outside the database;
+AuditVerification keeps the outcome of every walk of the chain for the console.
+"""
 
 from django.db import models
+
+
+class AppendOnlyError(Exception):
+    """Something tried to change or remove an audit event."""
 
 
 class ActorKind(models.TextChoices):
@@ -48,6 +58,7 @@ class Action(models.TextChoices):
     CONFLICT_REVERTED = "conflict.reverted", "Conflict resolution undone"
     AUDIT_VERIFIED = "audit.verified", "Audit chain verified"
     AUDIT_CHECKPOINT = "audit.checkpoint", "Audit checkpoint signed"
+    AUDIT_EXPORTED = "audit.exported", "Audit log exported (CSV)"
     JOB_RUN = "job.run", "Scheduled job ran"
     ERASURE_REQUESTED = "erasure.requested", "Erasure requested"
     ERASURE_VERIFIED = "erasure.verified", "Erasure request verified"
@@ -56,6 +67,22 @@ class Action(models.TextChoices):
     ERASURE_EXECUTED = "erasure.executed", "Erasure executed"
     SNAPSHOT_EXPORTED = "snapshot.exported", "Snapshot exported"
     SNAPSHOT_RESTORED = "snapshot.restored", "Snapshot restored"
+
+
+class AuditEventQuerySet(models.QuerySet):
+    """Bulk writes are refused: the log is append-only."""
+
+    def update(self, **kwargs):
+        raise AppendOnlyError("Audit events cannot be updated.")
+
+    def delete(self):
+        raise AppendOnlyError("Audit events cannot be deleted.")
+
+    def bulk_update(self, objs, fields, batch_size=None):
+        raise AppendOnlyError("Audit events cannot be updated.")
+
+    update.queryset_only = True
+    delete.queryset_only = True
 
 
 class AuditEvent(models.Model):
@@ -78,6 +105,8 @@ class AuditEvent(models.Model):
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
+    objects = AuditEventQuerySet.as_manager()
+
     class Meta:
         ordering = ["-sequence"]
         indexes = [
@@ -89,3 +118,62 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.sequence} {self.action}"
+
+    def save(self, *args, force_insert=False, **kwargs):
+        """Insert only; an existing event is never rewritten."""
+        if not force_insert:
+            raise AppendOnlyError("Audit events are written once, with force_insert=True.")
+        super().save(*args, force_insert=True, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("Audit events cannot be deleted.")
+
+
+class AuditCheckpoint(models.Model):
+    """A signed chain head: verification can resume here without rehashing what precedes it.
+
+    The HMAC signature uses settings.MEMORY_CONSOLE_AUDIT_SIGNING_KEY, which is not in the
+    database, so a database superuser can neither forge a checkpoint nor move one.
+    """
+
+    sequence = models.BigIntegerField()
+    head_hash = models.CharField(max_length=64)
+    count = models.BigIntegerField()
+    created_at = models.DateTimeField()
+    signature = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-sequence"]
+        get_latest_by = "sequence"
+
+    def __str__(self) -> str:
+        return f"checkpoint #{self.sequence}"
+
+
+class CheckpointSource(models.TextChoices):
+    NONE = "none", "Genesis (full walk)"
+    STORED = "stored", "Stored checkpoint"
+    EXPORTED = "exported", "Exported checkpoint file"
+
+
+class AuditVerification(models.Model):
+    """The outcome of one walk of the chain; the viewer shows the latest."""
+
+    ran_at = models.DateTimeField(db_index=True)
+    ok = models.BooleanField()
+    checked = models.BigIntegerField(help_text="Events hashed during this run.")
+    head_sequence = models.BigIntegerField(null=True, blank=True)
+    first_bad_sequence = models.BigIntegerField(null=True, blank=True)
+    detail = models.CharField(max_length=300, blank=True, default="")
+    checkpoint_source = models.CharField(
+        max_length=16, choices=CheckpointSource.choices, default=CheckpointSource.NONE
+    )
+    checkpoint_sequence = models.BigIntegerField(null=True, blank=True)
+    duration_ms = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-ran_at"]
+        get_latest_by = "ran_at"
+
+    def __str__(self) -> str:
+        return f"verification {self.ran_at:%Y-%m-%d %H:%M} {'OK' if self.ok else 'FAILED'}"
