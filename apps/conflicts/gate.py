@@ -1,11 +1,54 @@
-"""Conflict stage of the remember gate (placeholder until the Conflicts issue)."""
+"""Conflict stage of the remember gate (ARCHITECTURE §4, step 5).
 
+Same scope and key, a different value: on a last-write-wins key the old item is
+superseded once the new one is saved; on any other key the new item is stored as
+pending_review (never recalled while it waits) and a Conflict is opened against the
+newest active value. Quarantined drafts are left alone: they are not facts yet.
+"""
+
+from apps.conflicts.models import DetectedBy
+from apps.conflicts.policy import is_last_write_wins
+from apps.conflicts.services import contradicting_items, open_conflict, supersede_items
+from apps.memory.content import content_hash
 from apps.memory.gate import Draft
+from apps.memory.models import MemoryStatus
 
 
 class ConflictStage:
     name = "conflict"
 
     def inspect(self, draft: Draft) -> None:
-        """Placeholder: same scope and key with a different value supersedes or opens a
-        conflict."""
+        """Supersede (LWW) or hold for review when the key already has another value."""
+        key = draft.values.get("key") or ""
+        scope = draft.scope or draft.values.get("scope")
+        tenant = draft.tenant or draft.values.get("tenant") or getattr(scope, "tenant", None)
+        if not key or scope is None or draft.merged_into is not None:
+            return
+        if draft.status != MemoryStatus.ACTIVE:
+            return
+        incoming_hash = draft.values.get("content_hash") or content_hash(
+            draft.values.get("content") or {}
+        )
+        others = list(
+            contradicting_items(scope_id=scope.pk, key=key, content_hash=incoming_hash).only(
+                "pk", "tenant_id", "scope_id", "key", "created_at"
+            )
+        )
+        if not others:
+            return
+        if is_last_write_wins(tenant, key):
+            draft.notes["conflict"] = "superseded"
+            draft.notes["superseded"] = len(others)
+            draft.on_persist(
+                lambda item: supersede_items(
+                    item_ids=[other.pk for other in others], successor=item, actor=draft.actor
+                )
+            )
+            return
+        draft.status = MemoryStatus.PENDING_REVIEW
+        draft.notes["conflict"] = "opened"
+        draft.on_persist(
+            lambda item: open_conflict(
+                existing=others[0], incoming=item, actor=draft.actor, detected_by=DetectedBy.GATE
+            )
+        )

@@ -1,0 +1,176 @@
+"""Permission-aware reads of conflicts: the review queue, its filters, pages and counts.
+
+Operators see conflicts of the tenants and scopes where they hold review_memories;
+anything else is simply absent (404), never forbidden.
+"""
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from apps.access.selectors import filter_by_grant
+from apps.conflicts.diff import DiffEntry, json_diff
+from apps.conflicts.models import Conflict, ConflictStatus
+from apps.memory.models import MemoryItem
+from apps.memory.scoring import effective_score
+
+REVIEW_PERM = "review_memories"
+PAGE_SIZE = 50
+NAV_COUNT_CAP = 999
+# Columns the queue never shows; heavy on big items.
+_ITEM_HEAVY = ("embedding", "sealed_content", "content")
+
+
+def conflicts_visible_to(user, perm: str = REVIEW_PERM) -> QuerySet[Conflict]:
+    """Conflicts in tenants or scopes where the user holds `perm`."""
+    return filter_by_grant(Conflict.objects.all(), user, perm)
+
+
+def glob_to_regex(pattern: str) -> str:
+    """`address.*` → `^address\\..*$`: the same glob syntax as the tenant's LWW patterns."""
+    parts = (".*" if ch == "*" else "." if ch == "?" else re.escape(ch) for ch in pattern)
+    return "^" + "".join(parts) + "$"
+
+
+def open_conflicts_for(
+    user,
+    *,
+    tenant: str = "",
+    scope_key: str = "",
+    key_pattern: str = "",
+    older_than_days: int | None = None,
+    status: str = ConflictStatus.OPEN,
+) -> QuerySet[Conflict]:
+    """The review queue: visible conflicts, filtered, oldest first."""
+    queryset = conflicts_visible_to(user).filter(status=status)
+    if tenant:
+        queryset = queryset.filter(tenant__slug=tenant)
+    if scope_key:
+        kind, _, external_id = scope_key.partition(":")
+        queryset = queryset.filter(scope__kind=kind, scope__external_id=external_id)
+    if key_pattern:
+        if "*" in key_pattern or "?" in key_pattern:
+            queryset = queryset.filter(key__regex=glob_to_regex(key_pattern))
+        else:
+            queryset = queryset.filter(key=key_pattern)
+    if older_than_days:
+        queryset = queryset.filter(created_at__lte=timezone.now() - timedelta(days=older_than_days))
+    deferred = [
+        f"{side}__{name}" for side in ("existing_item", "incoming_item") for name in _ITEM_HEAVY
+    ]
+    return (
+        queryset.select_related("tenant", "scope", "existing_item", "incoming_item")
+        .defer(*deferred)
+        .order_by("created_at", "id")
+    )
+
+
+def open_count_for(user) -> int | None:
+    """Open conflicts the user may review, counted up to NAV_COUNT_CAP (cheap for the nav)."""
+    count = conflicts_visible_to(user).filter(status=ConflictStatus.OPEN)[:NAV_COUNT_CAP].count()
+    return count or None
+
+
+@dataclass
+class QueuePage:
+    """One keyset page of the queue: no COUNT(*), just "is there more"."""
+
+    rows: list[Conflict] = field(default_factory=list)
+    next_cursor: str = ""
+
+
+def encode_cursor(conflict: Conflict) -> str:
+    raw = f"{conflict.created_at.isoformat()}|{conflict.pk}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int] | None:
+    """The (created_at, id) a cursor points after; None for a missing or garbled cursor."""
+    if not cursor:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        stamp, _, pk = raw.rpartition("|")
+        created_at = parse_datetime(stamp)
+        return (created_at, int(pk)) if created_at else None
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+
+
+def queue_page(queryset: QuerySet[Conflict], *, after: str = "", size: int = PAGE_SIZE):
+    """Rows after the cursor, oldest first; fetches size+1 rows to know if more exist."""
+    position = decode_cursor(after)
+    if position is not None:
+        created_at, pk = position
+        queryset = queryset.filter(
+            Q(created_at__gt=created_at) | Q(created_at=created_at, id__gt=pk)
+        )
+    rows = list(queryset[: size + 1])
+    page = QueuePage(rows=rows[:size])
+    if len(rows) > size:
+        page.next_cursor = encode_cursor(rows[size - 1])
+    return page
+
+
+def next_open_conflict(user, *, after: Conflict) -> Conflict | None:
+    """The next conflict to review after this one (oldest first), or the oldest left."""
+    queue = open_conflicts_for(user).exclude(pk=after.pk)
+    following = queue.filter(
+        Q(created_at__gt=after.created_at) | Q(created_at=after.created_at, id__gt=after.pk)
+    ).first()
+    return following or queue.first()
+
+
+@dataclass
+class SideView:
+    """One side of the side-by-side review: the item (if it still exists) and its figures."""
+
+    label: str
+    item: MemoryItem | None
+    score: float | None = None
+
+
+@dataclass
+class ConflictReview:
+    """Everything the detail page shows, computed once."""
+
+    conflict: Conflict
+    old: SideView
+    new: SideView
+    diff: list[DiffEntry]
+
+
+def conflict_review(conflict: Conflict) -> ConflictReview:
+    """The two items, their decayed scores now, and the field-level diff of their content."""
+    now = timezone.now()
+    items = MemoryItem.objects.select_related("created_by").defer("embedding")
+    item_ids = [pk for pk in (conflict.existing_item_id, conflict.incoming_item_id) if pk]
+    by_id = items.in_bulk(item_ids)
+    sides = []
+    for label, item_id in (
+        ("Existing", conflict.existing_item_id),
+        ("Incoming", conflict.incoming_item_id),
+    ):
+        item = by_id.get(item_id)
+        score = None
+        if item is not None:
+            score = effective_score(
+                importance=item.importance,
+                half_life_days=item.half_life_days,
+                last_access_at=item.last_access_at,
+                now=now,
+            )
+        sides.append(SideView(label=label, item=item, score=score))
+    old, new = sides
+    diff = json_diff(
+        old.item.content if old.item else {},
+        new.item.content if new.item else {},
+        include_same=True,
+    )
+    return ConflictReview(conflict=conflict, old=old, new=new, diff=diff)
