@@ -1,11 +1,66 @@
-"""Injection stage of the remember gate (placeholder until the Quarantine issue)."""
+"""Injection stage of the remember gate (ARCHITECTURE §4 step 3).
 
+Scores the draft's text with the configured detectors plus the behavioural signals,
+weighted by source trust. A suspicious write is stored as `quarantined` and gets a
+queue entry (created after the item is saved, in the same transaction). A clean,
+trusted write with a key counts as corroboration for pending entries holding the
+same key and value in its scope.
+"""
+
+from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
+from apps.memory.models import MemoryStatus
+from apps.quarantine.behaviour import behaviour_findings
+from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
+from apps.quarantine.services import TRUSTED_CORROBORATION_KINDS, corroborate, flag_item
+
+
+def assess_draft(draft: Draft) -> Assessment:
+    """Text detectors and behavioural signals combined, weighted by the source's trust."""
+    values = draft.values
+    content = values.get("content") or {}
+    text = values.get("text") or render_text(content)
+    source_kind = values.get("source_kind") or "explicit_statement"
+    text_assessment = assess(text, source_kind=source_kind)
+    signals = behaviour_findings(
+        tenant_id=getattr(draft.tenant, "pk", draft.tenant),
+        scope_id=getattr(draft.scope, "pk", draft.scope),
+        source=values.get("source", ""),
+        api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
+        key=values.get("key", ""),
+        content_hash=values.get("content_hash") or content_hash(content),
+    )
+    if not signals:
+        return text_assessment
+    findings = (*text_assessment.findings, *signals)
+    score = weight_by_source(combine([finding.score for finding in findings]), source_kind)
+    return Assessment(score=round(score, 4), findings=findings)
 
 
 class InjectionStage:
     name = "injection"
 
     def inspect(self, draft: Draft) -> None:
-        """Placeholder: score the text with the configured detectors; quarantine above
-        the threshold."""
+        """Quarantine a suspicious write; let a clean trusted write corroborate pending ones."""
+        assessment = assess_draft(draft)
+        if is_suspicious(assessment):
+            draft.status = MemoryStatus.QUARANTINED
+            draft.notes["injection"] = {
+                "score": assessment.score,
+                "detectors": assessment.detectors(),
+            }
+            actor = draft.actor
+            draft.on_persist(lambda item: flag_item(item=item, assessment=assessment, actor=actor))
+            return
+        values = draft.values
+        if values.get("key") and values.get("source_kind") in TRUSTED_CORROBORATION_KINDS:
+            # Checked now rather than on persist: a confirming write may be merged or
+            # held by a later stage, and it still confirms the value.
+            value_hash = values.get("content_hash") or content_hash(values.get("content") or {})
+            corroborate(
+                scope_id=getattr(draft.scope, "pk", draft.scope),
+                key=values["key"],
+                content_hash=value_hash,
+                source=values.get("source", ""),
+                api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
+            )

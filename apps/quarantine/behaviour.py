@@ -1,0 +1,122 @@
+"""Behavioural signals of memory poisoning that join the text detectors (issue 5 §4).
+
+Poisoned facts often read as harmless text; what gives them away is how they are
+written. Each signal is a cheap, capped, indexed query and returns a Finding with a
+content-free reason, so the gate can combine it with the text findings:
+
+- fan-out: one source (or API key) writing into unusually many scopes in a recent
+  window (index mem_source_created);
+- burst: one source writing at an unusual rate in that window (same index);
+- contradiction: the write's key matches an established, frequently recalled active
+  item of the same scope with a different value (index mem_scope_key_status).
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.memory.models import MemoryItem, MemoryStatus
+from apps.quarantine.detectors import Finding
+
+DETECTOR_NAME = "behaviour"
+
+
+def _setting(name: str, default: int | float) -> int | float:
+    return getattr(settings, f"MEMORY_CONSOLE_BEHAVIOUR_{name}", default)
+
+
+def window() -> timedelta:
+    """How far back the fan-out and burst signals look."""
+    return timedelta(minutes=_setting("WINDOW_MINUTES", 10))
+
+
+def _writer_filter(*, source: str, api_key_prefix: str) -> Q | None:
+    """Rows written by the same writer: the API key when there is one, else the source name."""
+    if api_key_prefix:
+        return Q(api_key_prefix=api_key_prefix)
+    if source:
+        return Q(source=source)
+    return None
+
+
+def fanout_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None) -> Finding | None:
+    """A writer that touched more than FANOUT_SCOPES distinct scopes in the window."""
+    writer = _writer_filter(source=source, api_key_prefix=api_key_prefix)
+    if writer is None:
+        return None
+    limit = int(_setting("FANOUT_SCOPES", 20))
+    since = (now or timezone.now()) - window()
+    recent = MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
+    # Capped: look at no more than limit+1 distinct scopes, never count the whole history.
+    scopes = recent.order_by().values("scope_id").distinct()[: limit + 1]
+    if len(scopes) <= limit:
+        return None
+    return Finding(
+        detector=DETECTOR_NAME,
+        category="fanout",
+        reason=f"Writer touched more than {limit} scopes within {window()}",
+        score=float(_setting("FANOUT_SCORE", 0.35)),
+    )
+
+
+def burst_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None) -> Finding | None:
+    """A writer that made more than BURST_WRITES writes in the window."""
+    writer = _writer_filter(source=source, api_key_prefix=api_key_prefix)
+    if writer is None:
+        return None
+    limit = int(_setting("BURST_WRITES", 200))
+    since = (now or timezone.now()) - window()
+    recent = MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
+    if recent.order_by().values("pk")[: limit + 1].count() <= limit:
+        return None
+    return Finding(
+        detector=DETECTOR_NAME,
+        category="burst",
+        reason=f"Writer made more than {limit} writes within {window()}",
+        score=float(_setting("BURST_SCORE", 0.35)),
+    )
+
+
+def contradiction_finding(*, scope_id: int, key: str, content_hash: str) -> Finding | None:
+    """The write contradicts an active, frequently recalled item of its scope with this key."""
+    if not key:
+        return None
+    trusted = int(_setting("TRUSTED_ACCESS_COUNT", 5))
+    contradicted = (
+        MemoryItem.objects.filter(
+            scope_id=scope_id,
+            key=key,
+            status=MemoryStatus.ACTIVE,
+            access_count__gte=trusted,
+        )
+        .exclude(content_hash=content_hash)
+        .exists()
+    )
+    if not contradicted:
+        return None
+    return Finding(
+        detector=DETECTOR_NAME,
+        category="contradiction",
+        reason=f"Contradicts an established memory recalled at least {trusted} times",
+        score=float(_setting("CONTRADICTION_SCORE", 0.45)),
+    )
+
+
+def behaviour_findings(
+    *,
+    tenant_id: int,
+    scope_id: int,
+    source: str,
+    api_key_prefix: str,
+    key: str,
+    content_hash: str,
+) -> list[Finding]:
+    """Every behavioural signal that fires for this write."""
+    candidates = [
+        fanout_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
+        burst_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
+        contradiction_finding(scope_id=scope_id, key=key, content_hash=content_hash),
+    ]
+    return [finding for finding in candidates if finding is not None]

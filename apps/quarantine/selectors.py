@@ -1,0 +1,112 @@
+"""Permission-aware reads of the quarantine queue, shared by the console and the API."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+
+from apps.access.selectors import filter_by_grant
+from apps.memory.models import MemoryItem
+from apps.quarantine.models import EntryStatus, QuarantineEntry
+
+NAV_COUNT_CAP = 1000
+QUEUE_ORDER = ("-risk", "created_at", "id")
+
+
+def entries_visible_to(user, perm: str = "review_memories") -> QuerySet[QuarantineEntry]:
+    """Entries in tenants or scopes where the user holds `perm`; outside them, nothing."""
+    return filter_by_grant(
+        QuarantineEntry.objects.all(), user, perm, tenant_field="tenant", scope_field="scope"
+    )
+
+
+def escalated_entries_visible_to(user) -> QuerySet[QuarantineEntry]:
+    """Escalated entries: reviewers and compliance officers of the tenant both see them."""
+    reviewable = entries_visible_to(user, "review_memories").values("pk")
+    compliance = entries_visible_to(user, "manage_privacy").values("pk")
+    return QuarantineEntry.objects.filter(status=EntryStatus.ESCALATED).filter(
+        Q(pk__in=reviewable) | Q(pk__in=compliance)
+    )
+
+
+def queue_for(user, status: str = EntryStatus.PENDING) -> QuerySet[QuarantineEntry]:
+    """The review queue in working order: highest risk first, then oldest first."""
+    if status == EntryStatus.ESCALATED:
+        entries = escalated_entries_visible_to(user)
+    else:
+        entries = entries_visible_to(user).filter(status=status)
+    return entries.select_related("tenant", "scope", "item").order_by(*QUEUE_ORDER)
+
+
+def after_cursor(entries: QuerySet, *, risk: float, created_at: datetime, pk: int) -> QuerySet:
+    """Keyset continuation of the queue order after (risk, created_at, id)."""
+    return entries.filter(
+        Q(risk__lt=risk)
+        | Q(risk=risk, created_at__gt=created_at)
+        | Q(risk=risk, created_at=created_at, pk__gt=pk)
+    )
+
+
+def capped_count(queryset: QuerySet, cap: int) -> int:
+    """Count at most `cap` rows (never a COUNT over the whole queue)."""
+    return queryset.order_by().values("pk")[:cap].count()
+
+
+def pending_count_for(user) -> int | None:
+    """The navigation badge: pending entries the user may review, capped."""
+    count = capped_count(entries_visible_to(user).filter(status=EntryStatus.PENDING), NAV_COUNT_CAP)
+    return count or None
+
+
+def next_entry(user, *, after: QuarantineEntry | None) -> QuarantineEntry | None:
+    """The entry that follows `after` in the queue (or the first one)."""
+    entries = queue_for(user)
+    if after is not None:
+        entries = after_cursor(entries, risk=after.risk, created_at=after.created_at, pk=after.pk)
+    return entries.first()
+
+
+def same_key_items(entry: QuarantineEntry, *, limit: int = 10) -> list[MemoryItem]:
+    """The scope's other items with the quarantined item's key (what it would contradict)."""
+    item = entry.item
+    if item is None or not item.key:
+        return []
+    return list(
+        MemoryItem.objects.filter(scope_id=entry.scope_id, key=item.key)
+        .exclude(pk=item.pk)
+        .only("id", "status", "text", "access_count", "created_at", "source", "version")
+        .order_by("-created_at")[:limit]
+    )
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """A piece of the item's text; `marked` pieces matched a detector."""
+
+    text: str
+    marked: bool = False
+    label: str = ""
+
+
+def highlight_fragments(text: str, spans: list) -> list[Fragment]:
+    """Split the ORIGINAL text at the span offsets; the template escapes every fragment
+    and wraps marked ones, so no markup from the content can ever become HTML."""
+    cleaned = sorted(
+        (max(0, int(start)), min(len(text), int(end)), str(label))
+        for start, end, label in (span[:3] for span in spans or [])
+        if int(end) > int(start)
+    )
+    fragments: list[Fragment] = []
+    position = 0
+    for start, end, label in cleaned:
+        start = max(start, position)  # overlapping spans: continue from where we are
+        if end <= start:
+            continue
+        if start > position:
+            fragments.append(Fragment(text[position:start]))
+        fragments.append(Fragment(text[start:end], marked=True, label=label))
+        position = end
+    if position < len(text):
+        fragments.append(Fragment(text[position:]))
+    return fragments
+
