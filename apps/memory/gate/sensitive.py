@@ -1,10 +1,72 @@
-"""Sensitive-data stage (placeholder until issue 4): detect, then redact, encrypt or reject."""
+"""Sensitive-data stage of the remember gate (ARCHITECTURE §4 step 2).
 
-from apps.memory.gate import Draft
+Runs the detectors of apps.memory.sensitive over every string in the draft's JSON
+content and applies the tenant's policy:
+- redact: each match becomes `[REDACTED:<kind>]` in the content itself;
+- encrypt: the original content is sealed (MultiFernet) into `sealed_content`; the
+  stored `content` is only a placeholder and `text` a redacted rendering, so search
+  and display work without exposing the secret. The dedupe hash is keyed (HMAC) so
+  equal secrets still merge but the hash cannot be brute-forced back to a card number;
+- reject: the write is refused, naming the kinds found, never the values.
+Only content-free facts (the sorted kinds) reach the audit notes.
+"""
+
+from typing import Any
+
+from apps.audit.hashing import keyed_hash
+from apps.memory import crypto
+from apps.memory.content import content_hash, normalise_for_hash, render_text
+from apps.memory.gate import Draft, GateRejected
+from apps.memory.models import SensitivePolicy
+from apps.memory.sensitive import find_sensitive, redact
+
+
+def redact_json(value: Any, kinds: set[str]) -> Any:
+    """A copy of a JSON value with every string redacted; adds the kinds found to `kinds`."""
+    if isinstance(value, str):
+        findings = find_sensitive(value)
+        if not findings:
+            return value
+        kinds.update(finding.kind for finding in findings)
+        return redact(value, findings)
+    if isinstance(value, dict):
+        return {key: redact_json(inner, kinds) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [redact_json(inner, kinds) for inner in value]
+    return value
+
+
+def sealed_placeholder(kinds: list[str]) -> dict[str, Any]:
+    """What `content` holds for an encrypted item: that it is sealed, and why."""
+    return {"sealed": True, "kinds": kinds}
 
 
 class SensitiveDataStage:
     name = "sensitive_data"
 
     def inspect(self, draft: Draft) -> None:
-        """Placeholder."""
+        """Detect secrets and identifiers in the content; redact, seal or reject per policy."""
+        content = draft.values.get("content")
+        if not isinstance(content, dict):
+            return
+        found: set[str] = set()
+        redacted = redact_json(content, found)
+        if not found:
+            return
+        kinds = sorted(found)
+        draft.notes["sensitive_kinds"] = kinds
+        policy = getattr(draft.tenant, "sensitive_policy", SensitivePolicy.REDACT)
+        if policy == SensitivePolicy.REJECT:
+            message = "The memory contains sensitive data: " + ", ".join(kinds) + "."
+            raise GateRejected(message, code="sensitive_data", fields={"content": [message]})
+        values = draft.values
+        values["sensitive"] = True
+        if policy == SensitivePolicy.ENCRYPT:
+            values["sealed_content"] = crypto.seal_content(content)
+            values["content"] = sealed_placeholder(kinds)
+            values["text"] = render_text(redacted)
+            values["content_hash"] = keyed_hash(normalise_for_hash(render_text(content)))
+            return
+        values["content"] = redacted
+        values["text"] = render_text(redacted)
+        values["content_hash"] = content_hash(redacted)

@@ -1,0 +1,93 @@
+"""The sensitive-data gate stage applies the tenant's policy: redact, encrypt or reject."""
+
+import pytest
+
+from apps.audit.models import AuditEvent
+from apps.memory import crypto
+from apps.memory.content import content_hash, render_text
+from apps.memory.gate import Draft, GateRejected
+from apps.memory.gate.sensitive import SensitiveDataStage
+from apps.memory.models import SensitivePolicy
+from apps.memory.services import create_item
+from tests.factories import ScopeFactory, TenantFactory
+
+CARD = "4111 1111 1111 1111"
+CONTENT = {
+    "text": f"用户的卡号是{CARD}，邮箱 li.lei@example.com",
+    "details": {"backup": ["password: hunter2", 42]},
+}
+
+
+def draft_for(policy: str, content: dict) -> Draft:
+    tenant = TenantFactory(sensitive_policy=policy)
+    scope = ScopeFactory(tenant=tenant)
+    values = {"content": content, "tenant": tenant, "scope": scope, "memory_type": "semantic"}
+    return Draft(raw={}, actor=None, tenant=tenant, scope=scope, values=values)
+
+
+@pytest.mark.django_db
+def test_redact_policy_replaces_every_match_in_nested_content():
+    draft = draft_for(SensitivePolicy.REDACT, CONTENT)
+    SensitiveDataStage().inspect(draft)
+    content = draft.values["content"]
+    assert content["text"] == "用户的卡号是[REDACTED:card_number]，邮箱 [REDACTED:email]"
+    assert content["details"]["backup"] == ["password: [REDACTED:password]", 42]
+    assert draft.values["sensitive"] is True
+    assert "4111" not in draft.values["text"] and "hunter2" not in draft.values["text"]
+    assert draft.notes["sensitive_kinds"] == ["card_number", "email", "password"]
+
+
+@pytest.mark.django_db
+def test_encrypt_policy_seals_the_original_and_keeps_only_a_redacted_rendering():
+    draft = draft_for(SensitivePolicy.ENCRYPT, CONTENT)
+    SensitiveDataStage().inspect(draft)
+    values = draft.values
+    assert values["content"] == {"sealed": True, "kinds": ["card_number", "email", "password"]}
+    assert crypto.unseal_content(values["sealed_content"]) == CONTENT
+    assert "[REDACTED:card_number]" in values["text"] and CARD not in values["text"]
+    assert values["sensitive"] is True
+
+
+@pytest.mark.django_db
+def test_encrypted_item_stores_no_secret_in_any_column_history_or_audit():
+    draft = draft_for(SensitivePolicy.ENCRYPT, CONTENT)
+    SensitiveDataStage().inspect(draft)
+    item = create_item(values=draft.values, actor=None, audit_data={"gate": draft.notes})
+    item.refresh_from_db()
+    plain_columns = [item.text, str(item.content), item.content_hash]
+    plain_columns += [f"{v.content} {v.text}" for v in item.versions.all()]
+    plain_columns += [str(e.metadata) for e in AuditEvent.objects.all()]
+    for column in plain_columns:
+        assert "4111" not in column and "hunter2" not in column and "li.lei" not in column
+    assert crypto.unseal_content(item.sealed_content) == CONTENT
+
+
+@pytest.mark.django_db
+def test_equal_encrypted_writes_share_a_dedupe_hash_that_is_not_a_plain_sha256():
+    first, second = draft_for(SensitivePolicy.ENCRYPT, CONTENT), draft_for("encrypt", CONTENT)
+    SensitiveDataStage().inspect(first)
+    SensitiveDataStage().inspect(second)
+    assert first.values["content_hash"] == second.values["content_hash"]
+    assert first.values["content_hash"] != content_hash(CONTENT)
+    assert first.values["sealed_content"] != second.values["sealed_content"]  # fresh IV
+
+
+@pytest.mark.django_db
+def test_reject_policy_refuses_the_write_naming_kinds_not_values():
+    draft = draft_for(SensitivePolicy.REJECT, CONTENT)
+    with pytest.raises(GateRejected) as rejected:
+        SensitiveDataStage().inspect(draft)
+    assert rejected.value.code == "sensitive_data"
+    message = rejected.value.message + str(rejected.value.fields)
+    assert "card_number" in message and "email" in message
+    assert "4111" not in message and "hunter2" not in message
+
+
+@pytest.mark.django_db
+def test_clean_content_passes_untouched():
+    content = {"text": "用户住在北京朝阳区, order 2023110512345678"}
+    draft = draft_for(SensitivePolicy.REJECT, content)
+    SensitiveDataStage().inspect(draft)
+    assert draft.values["content"] == content
+    assert "sensitive" not in draft.values and "sensitive_kinds" not in draft.notes
+    assert render_text(content) == content["text"]
