@@ -91,7 +91,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
-    "apps.memory.api.errors.RequestSizeLimitMiddleware",
+    "apps.memory.api.limits.RequestSizeLimitMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"
@@ -206,7 +206,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["apps.memory.api.errors.SizeLimitedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["apps.memory.api.limits.SizeLimitedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
     "EXCEPTION_HANDLER": "apps.memory.api.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": None,

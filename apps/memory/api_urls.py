@@ -1,3 +1,15 @@
-from django.urls import path  # noqa: F401
+"""Routes of the agent memory API under /api/v1/."""
 
-urlpatterns: list = []
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from apps.memory.api.memories import MemoryViewSet
+
+app_name = "memory-api"
+
+router = SimpleRouter()
+router.register("memories", MemoryViewSet, basename="memory")
+
+urlpatterns = [
+    path("", include(router.urls)),
+]

@@ -6,16 +6,19 @@ archive_due_at) and the audit event together in one transaction. Other apps
 (quarantine, conflicts, privacy) call them instead of saving items themselves.
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory.content import content_hash, render_text
-from apps.memory.models import MemoryItem, MemoryVersion
-from apps.memory.scoring import compute_archive_due_at
+from apps.memory.gate import Draft, configured_stages
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
+from apps.memory.scoring import compute_archive_due_at, default_half_life, penalise, reinforce
 
 # Fields whose change moves the instant the item decays below the threshold.
 _SCORING_FIELDS = {"importance", "half_life_days", "last_access_at"}
@@ -141,3 +144,241 @@ def rollback_to_version(*, item_id: Any, version: int, actor: Any) -> MemoryItem
         action=Action.MEMORY_ROLLED_BACK,
         audit_data={"to_version": version},
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Agent operations (the REST API's verbs): remember, patch, forget, feedback, merge.
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What a write through the gate produced: the item, its status, and whether the
+    write was folded into an existing item (dedupe) instead of adding one."""
+
+    item: MemoryItem
+    status: str
+    merged: bool
+
+
+# Stages that judge content (rather than route the write); edits of content pass them too.
+_CONTENT_SCREENING_STAGES = {"sensitive_data", "injection"}
+
+
+def remember(*, actor: Any, payload: dict, api_key_prefix: str = "") -> RememberResult:
+    """Run a write through every gate stage, then persist item, version and audit atomically.
+
+    Stages may refuse (GateRejected), hold the item (status quarantined / pending_review),
+    or merge it into an existing one; their on-persist callbacks run after the insert,
+    inside the same transaction, so a queue entry never exists without its item.
+    """
+    draft = Draft(raw=payload, actor=actor, api_key_prefix=api_key_prefix)
+    with transaction.atomic():
+        for stage in configured_stages():
+            stage.inspect(draft)
+            if draft.merged_into is not None:
+                merged = draft.merged_into
+                return RememberResult(item=merged, status=merged.status, merged=True)
+        audit_data = {"memory_type": draft.values.get("memory_type")}
+        if api_key_prefix:
+            audit_data["api_key"] = api_key_prefix
+        if draft.notes:
+            audit_data["gate"] = draft.notes
+        item = create_item(
+            values={**draft.values, "status": draft.status}, actor=actor, audit_data=audit_data
+        )
+        for callback in draft.callbacks:
+            callback(item)
+        if draft.callbacks:  # a callback may have moved the item on (e.g. superseded it)
+            item.refresh_from_db(fields=["status", "version", "superseded_by"])
+    return RememberResult(item=item, status=item.status, merged=False)
+
+
+def _screen_content(*, item: MemoryItem, content: dict, actor: Any) -> Draft:
+    """Pass new content for an existing item through the content-screening gate stages."""
+    values = {
+        field.name: getattr(item, field.name)
+        for field in MemoryItem._meta.concrete_fields
+        if field.name not in {"id", "text", "content_hash", "created_at", "updated_at"}
+    }
+    values.update(content=content, tenant=item.tenant, scope=item.scope)
+    raw = {
+        "tenant": item.tenant.slug,
+        "scope": item.scope.key,
+        "memory_type": item.memory_type,
+        "content": content,
+        "source": item.source,
+        "source_kind": item.source_kind,
+        "key": item.key,
+        "category": item.category,
+    }
+    draft = Draft(
+        raw=raw,
+        actor=actor,
+        api_key_prefix=item.api_key_prefix,
+        tenant=item.tenant,
+        scope=item.scope,
+        values=values,
+        status=item.status,
+    )
+    for stage in configured_stages():
+        if stage.name in _CONTENT_SCREENING_STAGES:
+            stage.inspect(draft)
+    return draft
+
+
+def _apply_screened_content(
+    *, item: MemoryItem, content: dict, changes: dict, actor: Any
+) -> list[Callable[[MemoryItem], None]]:
+    """Fold screened content (possibly redacted or sealed, possibly quarantined) into changes."""
+    draft = _screen_content(item=item, content=content, actor=actor)
+    for name in ("content", "text", "sensitive", "sealed_content", "content_hash"):
+        if name in draft.values and (name == "content" or draft.values[name] != ""):
+            changes[name] = draft.values[name]
+    if draft.status != item.status:
+        changes["status"] = draft.status
+    return draft.callbacks
+
+
+def patch_item(
+    *, item_id: Any, changes: dict[str, Any], actor: Any, expected_version: int
+) -> MemoryItem:
+    """Edit an item (optimistically locked); new content is screened like a new write."""
+    with transaction.atomic():
+        item = MemoryItem.objects.select_related("tenant", "scope").get(pk=item_id)
+        if item.version != expected_version:
+            raise StaleVersion(item.version)
+        changes = dict(changes)
+        callbacks: list[Callable[[MemoryItem], None]] = []
+        if "content" in changes:
+            callbacks = _apply_screened_content(
+                item=item, content=changes["content"], changes=changes, actor=actor
+            )
+        if {"memory_type", "category"} & changes.keys() and "half_life_days" not in changes:
+            changes["half_life_days"] = default_half_life(
+                memory_type=changes.get("memory_type", item.memory_type),
+                category=changes.get("category", item.category),
+                overrides=item.tenant.half_life_overrides,
+            )
+        item = update_item(
+            item_id=item_id,
+            changes=changes,
+            actor=actor,
+            action=Action.MEMORY_UPDATED,
+            expected_version=expected_version,
+        )
+        for callback in callbacks:
+            callback(item)
+        if callbacks:
+            item.refresh_from_db()
+    return item
+
+
+def forget_item(*, item_id: Any, actor: Any) -> MemoryItem:
+    """Archive an item (soft forget): it leaves recall but is kept until retention or
+    erasure removes it. Forgetting an archived or rejected item changes nothing."""
+    with transaction.atomic():
+        item = MemoryItem.objects.select_for_update().get(pk=item_id)
+        if item.status in (MemoryStatus.ARCHIVED, MemoryStatus.REJECTED):
+            return item
+        return update_item(
+            item_id=item_id,
+            changes={"status": MemoryStatus.ARCHIVED},
+            actor=actor,
+            action=Action.MEMORY_FORGOTTEN,
+            audit_data={"from_status": item.status},
+        )
+
+
+class FeedbackSignal(models.TextChoices):
+    POSITIVE = "positive", "Positive"
+    NEGATIVE = "negative", "Negative"
+
+
+def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
+    """Positive feedback reinforces S0 and counts as a use; negative cuts S0 sharply."""
+    signal = FeedbackSignal(signal)
+    with transaction.atomic():
+        item = MemoryItem.objects.select_for_update().get(pk=item_id)
+        if signal == FeedbackSignal.POSITIVE:
+            changes = {
+                "importance": reinforce(item.importance),
+                "last_access_at": timezone.now(),
+                "access_count": item.access_count + 1,
+            }
+        else:
+            changes = {"importance": penalise(item.importance)}
+        return update_item(
+            item_id=item_id,
+            changes=changes,
+            actor=actor,
+            action=Action.MEMORY_FEEDBACK,
+            audit_data={"signal": signal.value},
+        )
+
+
+class MergeRefused(Exception):
+    """The items cannot be merged (different scopes, not active, too few)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None) -> MemoryItem:
+    """Merge active items of one scope into the newest (optionally with new content).
+
+    The survivor gets the summed access counts and the highest importance; the others
+    become `superseded` by it. Every item keeps its version history, all in one transaction.
+    """
+    unique_ids = list(dict.fromkeys(item_ids))
+    if len(unique_ids) < 2:
+        raise MergeRefused("Give at least two distinct memories to merge.")
+    with transaction.atomic():
+        # Locked in primary-key order so two concurrent merges cannot deadlock.
+        items = list(
+            MemoryItem.objects.select_for_update()
+            .select_related("tenant", "scope")
+            .filter(pk__in=unique_ids)
+            .order_by("pk")
+        )
+        if len(items) != len(unique_ids):
+            raise MemoryItem.DoesNotExist
+        if len({item.scope_id for item in items}) != 1:
+            raise MergeRefused("All memories must belong to the same scope.")
+        if any(item.status != MemoryStatus.ACTIVE for item in items):
+            raise MergeRefused("Only active memories can be merged.")
+        survivor = max(items, key=lambda item: (item.created_at, item.pk.hex))
+        others = [item for item in items if item.pk != survivor.pk]
+        changes: dict[str, Any] = {
+            "access_count": sum(item.access_count for item in items),
+            "importance": max(item.importance for item in items),
+            "last_access_at": max(item.last_access_at for item in items),
+        }
+        callbacks: list[Callable[[MemoryItem], None]] = []
+        if content is not None:
+            callbacks = _apply_screened_content(
+                item=survivor, content=content, changes=changes, actor=actor
+            )
+        reference = f"merge:{survivor.public_id}"
+        for other in others:
+            update_item(
+                item_id=other.pk,
+                changes={"status": MemoryStatus.SUPERSEDED, "superseded_by_id": survivor.pk},
+                actor=actor,
+                action=Action.MEMORY_MERGED,
+                reference=reference,
+                audit_data={"into": survivor.public_id},
+            )
+        merged = update_item(
+            item_id=survivor.pk,
+            changes=changes,
+            actor=actor,
+            action=Action.MEMORY_MERGED,
+            reference=reference,
+            audit_data={"merged_count": len(others)},
+        )
+        for callback in callbacks:
+            callback(merged)
+        if callbacks:
+            merged.refresh_from_db()
+    return merged

@@ -2,37 +2,23 @@
 
 `api_exception_handler` is DRF's EXCEPTION_HANDLER: it reshapes every DRF error (keeping
 the status and headers such as Retry-After) and maps the domain exceptions of the gate
-and the services onto statuses. `RequestSizeLimitMiddleware` and `SizeLimitedJSONParser`
-refuse oversized bodies with 413 before anything parses them.
+and the services onto statuses. Size limits (413) live in apps.memory.api.limits.
 """
 
-import json
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from rest_framework import exceptions, status
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from apps.memory.api.limits import RequestTooLarge, error_body
 from apps.memory.gate import GateRejected
 from apps.memory.services import StaleVersion
 
 # GateRejected codes that are not plain bad input.
 _GATE_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "too_large": 413}
-
-
-class RequestTooLarge(exceptions.APIException):
-    status_code = 413
-    default_detail = "The request body is too large."
-    default_code = "too_large"
-
-
-def error_body(code: str, message: str, fields: dict | None = None) -> dict[str, Any]:
-    """Build the CONTRACT error document."""
-    return {"error": {"code": code, "message": message, "fields": fields or {}}}
 
 
 def _flatten(detail: Any) -> Any:
@@ -86,49 +72,3 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, exceptions.APIException):
         response.data = error_body(_code_of(exc), str(exc.detail))
     return response
-
-
-def max_request_bytes() -> int:
-    return settings.MEMORY_CONSOLE_MAX_REQUEST_BYTES
-
-
-class SizeLimitedJSONParser(JSONParser):
-    """JSON parser that reads at most the configured body size (chunked bodies too) and
-    refuses NaN/Infinity, which are not JSON and would poison scores."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        limit = max_request_bytes()
-        raw = stream.read(limit + 1) if stream is not None else b""
-        if len(raw) > limit:
-            raise RequestTooLarge()
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
-        try:
-            return json.loads(raw.decode(encoding), parse_constant=_reject_constant)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
-
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a valid JSON number")
-
-
-class RequestSizeLimitMiddleware:
-    """Answer 413 in the API's error shape when an API request declares a body over the
-    limit, before Django or DRF reads a byte of it."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if request.path.startswith("/api/"):
-            try:
-                declared = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                declared = 0
-            if declared > max_request_bytes():
-                limit = max_request_bytes()
-                return JsonResponse(
-                    error_body("too_large", f"The request body exceeds {limit} bytes."),
-                    status=413,
-                )
-        return self.get_response(request)

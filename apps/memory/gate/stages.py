@@ -1,17 +1,281 @@
-"""The memory app's own gate stages: validation and dedupe (placeholders until issue 4)."""
+"""The memory app's own gate stages: validation (first) and dedupe (after screening).
 
-from apps.memory.gate import Draft
+ValidateStage turns the raw request into MemoryItem field values, resolving tenant and
+scope under the caller's grants; DedupeStage folds a repeat of an active memory into
+the existing item instead of adding a row.
+"""
+
+import json
+import math
+from array import array
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework import serializers
+
+from apps.audit.models import Action
+from apps.audit.services import record
+from apps.memory.content import content_hash
+from apps.memory.gate import Draft, GateRejected
+from apps.memory.models import (
+    MemoryItem,
+    MemoryStatus,
+    MemoryType,
+    Scope,
+    ScopeKind,
+    SourceKind,
+    Tenant,
+)
+from apps.memory.scoring import default_half_life, reinforce
+from apps.memory.selectors import scopes_visible_to, user_has_perm_on
+
+MAX_EMBEDDING_DIMENSIONS = 4096
+MAX_HALF_LIFE_DAYS = 36_500.0
+NOT_FOUND_MESSAGE = "No such tenant or scope, or you may not write there."
+
+
+def validate_content(value: Any) -> dict:
+    """Content is a JSON object of at most MEMORY_CONSOLE_MAX_CONTENT_BYTES, finite numbers only."""
+    if not isinstance(value, dict):
+        raise serializers.ValidationError("Content must be a JSON object.")
+    if not value:
+        raise serializers.ValidationError("Content must not be empty.")
+    try:
+        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False).encode()
+    except (TypeError, ValueError) as exc:
+        raise serializers.ValidationError(
+            "Content must be plain JSON with finite numbers."
+        ) from exc
+    limit = settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES
+    if len(encoded) > limit:
+        raise serializers.ValidationError(f"Content is {len(encoded)} bytes; the limit is {limit}.")
+    if "\x00" in encoded.decode():
+        raise serializers.ValidationError("Content must not contain NUL characters.")
+    return value
+
+
+def parse_scope_key(value: str) -> tuple[str, str]:
+    """Split `kind:external_id`, checking the kind; raises ValidationError otherwise."""
+    kind, sep, external_id = value.partition(":")
+    if not sep or not external_id.strip() or kind not in ScopeKind.values:
+        kinds = ", ".join(ScopeKind.values)
+        raise serializers.ValidationError(
+            f"Scope must be 'kind:external_id' with kind one of {kinds}."
+        )
+    if len(external_id) > 200:
+        raise serializers.ValidationError("The scope's external id is limited to 200 characters.")
+    return kind, external_id
+
+
+class FiniteFloatField(serializers.FloatField):
+    """A float that refuses NaN and ±Infinity (they are not JSON and poison scores)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            self.fail("invalid")
+        value = super().to_internal_value(data)
+        if not math.isfinite(value):
+            raise serializers.ValidationError("Must be a finite number.")
+        return value
+
+
+class NoNulCharField(serializers.CharField):
+    """Text that PostgreSQL can store (no NUL characters)."""
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if "\x00" in value:
+            raise serializers.ValidationError("Must not contain NUL characters.")
+        return value
+
+
+class RememberRequest(serializers.Serializer):
+    """The body of `POST /api/v1/memories/` (CONTRACT "REST API")."""
+
+    tenant = NoNulCharField(max_length=64, help_text="Tenant slug.")
+    scope = NoNulCharField(max_length=230, help_text="Scope key, `kind:external_id`.")
+    memory_type = serializers.ChoiceField(choices=MemoryType.choices)
+    content = serializers.JSONField(help_text="A JSON object (≤ 64 KiB).")
+    source = NoNulCharField(max_length=200, help_text="Who wrote it, e.g. `langgraph@0.2`.")
+    source_kind = serializers.ChoiceField(
+        choices=SourceKind.choices, default=SourceKind.EXPLICIT_STATEMENT
+    )
+    category = serializers.IntegerField(min_value=0, max_value=99, default=0)
+    key = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
+    importance = FiniteFloatField(min_value=0.0, max_value=1.0, default=0.5)
+    half_life_days = FiniteFloatField(
+        min_value=0.001, max_value=MAX_HALF_LIFE_DAYS, required=False, allow_null=True
+    )
+    confidence = FiniteFloatField(min_value=0.0, max_value=1.0, default=1.0)
+    expires_at = serializers.DateTimeField(required=False, allow_null=True)
+    subject = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
+    run_id = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
+    embedding = serializers.ListField(
+        child=FiniteFloatField(),
+        required=False,
+        allow_null=True,
+        min_length=1,
+        max_length=MAX_EMBEDDING_DIMENSIONS,
+        help_text="The client's embedding of the content (float32 on storage).",
+    )
+    embedding_model = NoNulCharField(max_length=100, required=False, allow_blank=True, default="")
+
+    def validate_content(self, value):
+        return validate_content(value)
+
+    def validate_scope(self, value):
+        parse_scope_key(value)
+        return value
+
+    def validate(self, attrs):
+        if attrs.get("embedding") and not attrs.get("embedding_model"):
+            raise serializers.ValidationError(
+                {"embedding_model": ["Required when an embedding is given."]}
+            )
+        return attrs
+
+
+def pack_embedding(vector: list[float]) -> bytes:
+    """Store an embedding as float32 bytes (native order, as numpy's float32 reads it)."""
+    packed = array("f", vector)
+    if not all(math.isfinite(value) for value in packed):
+        raise GateRejected(
+            "embedding: values overflow float32.",
+            fields={"embedding": ["Values must fit in float32."]},
+        )
+    return packed.tobytes()
+
+
+def resolve_writable_scope(*, actor, tenant_slug: str, scope_key: str, subject: str) -> Scope:
+    """The scope to write into, created on first write; 404-style refusal when the tenant
+    is unknown or the caller may not write there (never revealing which)."""
+    kind, external_id = parse_scope_key(scope_key)
+    tenant = Tenant.objects.filter(slug=tenant_slug).first()
+    if tenant is None:
+        raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
+    scope = Scope.objects.filter(tenant=tenant, kind=kind, external_id=external_id).first()
+    if scope is not None:
+        if not scopes_visible_to(actor, "write_memories").filter(pk=scope.pk).exists():
+            raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
+        scope.tenant = tenant
+        return scope
+    # A new scope needs a grant on the whole tenant.
+    if not user_has_perm_on(actor, "write_memories", tenant=tenant):
+        raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
+    if not subject and kind == ScopeKind.USER:
+        subject = external_id
+    try:
+        with transaction.atomic():  # savepoint: a concurrent first write may win the insert
+            scope = Scope.objects.create(
+                tenant=tenant, kind=kind, external_id=external_id, subject=subject
+            )
+            record(
+                actor=actor,
+                action=Action.SCOPE_CREATED,
+                target=scope,
+                tenant=tenant.pk,
+                scope=scope.pk,
+                data={"kind": kind},
+            )
+    except IntegrityError:
+        scope = Scope.objects.get(tenant=tenant, kind=kind, external_id=external_id)
+    scope.tenant = tenant
+    return scope
 
 
 class ValidateStage:
+    """Schema, sizes, types and scope ownership; fills draft.tenant/scope/values."""
+
     name = "validate"
 
     def inspect(self, draft: Draft) -> None:
-        """Placeholder: the Memory API issue implements schema, size and scope checks."""
+        if not isinstance(draft.raw, dict):
+            raise GateRejected(
+                "The body must be a JSON object.",
+                fields={"non_field_errors": ["The body must be a JSON object."]},
+            )
+        request = RememberRequest(data=draft.raw)
+        if not request.is_valid():
+            fields = {name: [str(m) for m in msgs] for name, msgs in _as_dict(request.errors)}
+            first_field, messages = next(iter(fields.items()))
+            raise GateRejected(f"{first_field}: {messages[0]}", fields=fields)
+        data = request.validated_data
+        scope = resolve_writable_scope(
+            actor=draft.actor,
+            tenant_slug=data["tenant"],
+            scope_key=data["scope"],
+            subject=data["subject"],
+        )
+        tenant = scope.tenant
+        half_life = data.get("half_life_days") or default_half_life(
+            memory_type=data["memory_type"],
+            category=data["category"],
+            overrides=tenant.half_life_overrides,
+        )
+        embedding = data.get("embedding")
+        draft.tenant = tenant
+        draft.scope = scope
+        draft.values = {
+            "tenant": tenant,
+            "scope": scope,
+            "memory_type": data["memory_type"],
+            "category": data["category"],
+            "key": data["key"],
+            "content": data["content"],
+            "source": data["source"],
+            "source_kind": data["source_kind"],
+            "created_by": draft.actor if getattr(draft.actor, "pk", None) else None,
+            "api_key_prefix": draft.api_key_prefix,
+            "run_id": data["run_id"],
+            "importance": data["importance"],
+            "half_life_days": half_life,
+            "confidence": data["confidence"],
+            "expires_at": data.get("expires_at"),
+            "embedding": pack_embedding(embedding) if embedding else None,
+            "embedding_model": data["embedding_model"] if embedding else "",
+            "last_access_at": timezone.now(),
+        }
+
+
+def _as_dict(errors) -> list[tuple[str, list]]:
+    if isinstance(errors, dict):
+        return [(name, msgs if isinstance(msgs, list) else [msgs]) for name, msgs in errors.items()]
+    return [("non_field_errors", list(errors))]
 
 
 class DedupeStage:
+    """Same normalised content in the same scope as an active item: merge, don't insert."""
+
     name = "dedupe"
 
     def inspect(self, draft: Draft) -> None:
-        """Placeholder: merge into an existing item with the same normalised content."""
+        if draft.status != MemoryStatus.ACTIVE or draft.scope is None:
+            return  # a held write never merges into (and so never vouches for) an active one
+        values = draft.values
+        digest = values.get("content_hash") or content_hash(values["content"])
+        existing = (
+            MemoryItem.objects.filter(
+                scope=draft.scope, content_hash=digest, status=MemoryStatus.ACTIVE
+            )
+            .order_by("created_at")
+            .values("pk", "importance", "access_count")
+            .first()
+        )
+        if existing is None:
+            return
+        # Imported here: services imports the gate package, not the other way round.
+        from apps.memory.services import update_item
+
+        draft.merged_into = update_item(
+            item_id=existing["pk"],
+            changes={
+                "importance": reinforce(max(existing["importance"], values["importance"])),
+                "access_count": existing["access_count"] + 1,
+                "last_access_at": timezone.now(),
+            },
+            actor=draft.actor,
+            action=Action.MEMORY_DEDUPLICATED,
+            audit_data={"api_key": draft.api_key_prefix} if draft.api_key_prefix else None,
+        )

@@ -1,0 +1,70 @@
+"""Request size limits for the API: 413 in the CONTRACT error shape, before parsing.
+
+Kept apart from errors.py because DRF imports the parser while building its settings,
+and this module must not import rest_framework.views in turn.
+"""
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.http import JsonResponse
+from rest_framework import exceptions
+from rest_framework.parsers import JSONParser
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = 413
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
+def error_body(code: str, message: str, fields: dict | None = None) -> dict[str, Any]:
+    """Build the CONTRACT error document."""
+    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
+def max_request_bytes() -> int:
+    return settings.MEMORY_CONSOLE_MAX_REQUEST_BYTES
+
+
+class SizeLimitedJSONParser(JSONParser):
+    """JSON parser that reads at most the configured body size (chunked bodies too) and
+    refuses NaN/Infinity, which are not JSON and would poison scores."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = max_request_bytes()
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise RequestTooLarge()
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            return json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a valid JSON number")
+
+
+class RequestSizeLimitMiddleware:
+    """Answer 413 in the API's error shape when an API request declares a body over the
+    limit, before Django or DRF reads a byte of it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith("/api/"):
+            try:
+                declared = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                declared = 0
+            if declared > max_request_bytes():
+                limit = max_request_bytes()
+                return JsonResponse(
+                    error_body("too_large", f"The request body exceeds {limit} bytes."),
+                    status=413,
+                )
+        return self.get_response(request)

@@ -1,0 +1,278 @@
+"""`/api/v1/memories/`: remember, list, read, edit, forget, feedback and merge.
+
+Thin: every read goes through items_visible_to (out of grant → 404), every write
+through apps.memory.services. Writes need `write_memories` on the item's scope.
+"""
+
+import re
+import uuid
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.pagination import CursorPagination
+from rest_framework.response import Response
+
+from apps.access.models import AgentAPIKey
+from apps.memory.api.serializers import (
+    FeedbackRequest,
+    MemoryListQuery,
+    MemoryPatchRequest,
+    MemorySerializer,
+    MergeRequest,
+    RememberRequest,
+    RememberResponseSerializer,
+)
+from apps.memory.gate.stages import parse_scope_key
+from apps.memory.models import MemoryItem
+from apps.memory.selectors import items_visible_to
+from apps.memory.services import (
+    MergeRefused,
+    forget_item,
+    give_feedback,
+    merge_items,
+    patch_item,
+    remember,
+)
+
+ErrorResponse = inline_serializer(
+    name="Error",
+    fields={
+        "error": inline_serializer(
+            name="ErrorDetail",
+            fields={
+                "code": serializers.CharField(),
+                "message": serializers.CharField(),
+                "fields": serializers.DictField(child=serializers.JSONField()),
+            },
+        )
+    },
+)
+_ERRORS = {
+    400: OpenApiResponse(ErrorResponse, description="Bad input"),
+    401: OpenApiResponse(ErrorResponse, description="Not authenticated"),
+    403: OpenApiResponse(ErrorResponse, description="Forbidden (e.g. CSRF)"),
+    404: OpenApiResponse(ErrorResponse, description="Unknown or not permitted"),
+    413: OpenApiResponse(ErrorResponse, description="Request too large"),
+    429: OpenApiResponse(ErrorResponse, description="Throttled; see Retry-After"),
+}
+_ID_PARAMETER = OpenApiParameter(
+    "id", OpenApiTypes.STR, OpenApiParameter.PATH, description="`mem_<hex>` or a UUID."
+)
+_IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="The version being edited (instead of `version` in the body).",
+)
+_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+
+
+def parse_memory_id(value: str) -> uuid.UUID:
+    """Accept `mem_<hex>` or a plain UUID; anything else is simply not found."""
+    raw = value[4:] if value.startswith("mem_") else value
+    try:
+        return uuid.UUID(raw)
+    except ValueError as exc:
+        raise exceptions.NotFound() from exc
+
+
+def api_key_prefix(request) -> str:
+    return request.auth.prefix if isinstance(request.auth, AgentAPIKey) else ""
+
+
+class MemoryCursorPagination(CursorPagination):
+    """Newest first; cursors stay cheap however large the table grows."""
+
+    ordering = ("-created_at", "-id")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="List memories you may read",
+        parameters=[
+            OpenApiParameter("tenant", OpenApiTypes.STR, description="Tenant slug."),
+            OpenApiParameter("scope", OpenApiTypes.STR, description="Scope key `kind:id`."),
+            OpenApiParameter(
+                "memory_type",
+                OpenApiTypes.STR,
+                enum=["working", "episodic", "semantic", "procedural"],
+            ),
+            OpenApiParameter("status", OpenApiTypes.STR),
+        ],
+        responses={200: MemorySerializer(many=True), **_ERRORS},
+    ),
+    retrieve=extend_schema(
+        summary="Read one memory with its version and effective score",
+        parameters=[_ID_PARAMETER],
+        responses={200: MemorySerializer, **_ERRORS},
+    ),
+    create=extend_schema(
+        summary="Remember: write a memory through the gate",
+        request=RememberRequest,
+        responses={
+            201: RememberResponseSerializer,
+            200: OpenApiResponse(RememberResponseSerializer, description="Merged (duplicate)"),
+            **_ERRORS,
+        },
+    ),
+    partial_update=extend_schema(
+        summary="Edit a memory (optimistic lock)",
+        parameters=[_ID_PARAMETER, _IF_MATCH],
+        request=MemoryPatchRequest,
+        responses={
+            200: MemorySerializer,
+            409: OpenApiResponse(ErrorResponse, description="Stale version"),
+            **_ERRORS,
+        },
+    ),
+    destroy=extend_schema(
+        summary="Forget: archive a memory (soft)",
+        parameters=[_ID_PARAMETER],
+        responses={204: None, **_ERRORS},
+    ),
+)
+class MemoryViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    """The agent memory API (CONTRACT "REST API")."""
+
+    serializer_class = MemorySerializer
+    pagination_class = MemoryCursorPagination
+    filter_backends: list = []
+    lookup_value_regex = "[^/]+"
+    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+
+    def get_queryset(self):
+        perm = "view_memories" if self.request.method in ("GET", "HEAD") else "write_memories"
+        return items_visible_to(self.request.user, perm).select_related("tenant", "scope")
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "now": timezone.now()}
+
+    def filter_queryset(self, queryset):
+        if self.action != "list":
+            return queryset
+        query = MemoryListQuery(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        filters = query.validated_data
+        if "tenant" in filters:
+            queryset = queryset.filter(tenant__slug=filters["tenant"])
+        if "scope" in filters:
+            try:
+                kind, external_id = parse_scope_key(filters["scope"])
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({"scope": exc.detail}) from exc
+            queryset = queryset.filter(scope__kind=kind, scope__external_id=external_id)
+        for name in ("memory_type", "status"):
+            if name in filters:
+                queryset = queryset.filter(**{name: filters[name]})
+        return queryset
+
+    def get_object(self) -> MemoryItem:
+        pk = parse_memory_id(self.kwargs["pk"])
+        try:
+            return self.get_queryset().get(pk=pk)
+        except MemoryItem.DoesNotExist as exc:
+            raise exceptions.NotFound() from exc
+
+    def retrieve(self, request, *args, **kwargs):
+        item = self.get_object()
+        return Response(self.get_serializer(item).data, headers={"ETag": f'"{item.version}"'})
+
+    def create(self, request, *args, **kwargs):
+        result = remember(
+            actor=request.user, payload=request.data, api_key_prefix=api_key_prefix(request)
+        )
+        item = MemoryItem.objects.select_related("tenant", "scope").get(pk=result.item.pk)
+        context = {**self.get_serializer_context(), "merged": result.merged}
+        return Response(
+            RememberResponseSerializer(item, context=context).data,
+            status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED,
+        )
+
+    def partial_update(self, request, *args, **kwargs):
+        item = self.get_object()
+        body = MemoryPatchRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        changes = dict(body.validated_data)
+        version = changes.pop("version", None) or self._if_match_version(request)
+        if version is None:
+            raise serializers.ValidationError(
+                {"version": ["Send the version you are editing (or an If-Match header)."]}
+            )
+        updated = patch_item(
+            item_id=item.pk, changes=changes, actor=request.user, expected_version=version
+        )
+        updated = (
+            self.get_queryset().model.objects.select_related("tenant", "scope").get(pk=updated.pk)
+        )
+        return Response(self.get_serializer(updated).data, headers={"ETag": f'"{updated.version}"'})
+
+    @staticmethod
+    def _if_match_version(request) -> int | None:
+        header = request.headers.get("If-Match")
+        if not header:
+            return None
+        match = _ETAG.match(header)
+        if match is None:
+            raise serializers.ValidationError({"version": ["If-Match must hold a version."]})
+        return int(match.group(1))
+
+    def destroy(self, request, *args, **kwargs):
+        item = self.get_object()
+        forget_item(item_id=item.pk, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Feedback: positive reinforces, negative cuts importance",
+        parameters=[_ID_PARAMETER],
+        request=FeedbackRequest,
+        responses={200: MemorySerializer, **_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def feedback(self, request, *args, **kwargs):
+        item = self.get_object()
+        body = FeedbackRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        updated = give_feedback(
+            item_id=item.pk, signal=body.validated_data["signal"], actor=request.user
+        )
+        updated.scope = item.scope
+        return Response(self.get_serializer(updated).data)
+
+    @extend_schema(
+        summary="Merge memories of one scope into the newest",
+        request=MergeRequest,
+        responses={200: MemorySerializer, **_ERRORS},
+    )
+    @action(detail=False, methods=["post"])
+    def merge(self, request, *args, **kwargs):
+        body = MergeRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        ids = [parse_memory_id(value) for value in body.validated_data["ids"]]
+        visible = set(self.get_queryset().filter(pk__in=ids).values_list("pk", flat=True))
+        if visible != set(ids):
+            raise exceptions.NotFound()
+        try:
+            merged = merge_items(
+                item_ids=ids, actor=request.user, content=body.validated_data.get("content")
+            )
+        except MergeRefused as exc:
+            raise serializers.ValidationError({"ids": [exc.message]}) from exc
+        merged = MemoryItem.objects.select_related("tenant", "scope").get(pk=merged.pk)
+        return Response(self.get_serializer(merged).data)
