@@ -1,7 +1,9 @@
-"""Writing the audit log: one `record` call per state change, inside its transaction."""
+"""Writing the audit log: one `record` call per state change, inside its transaction;
+verifying the chain and signing checkpoints of its head."""
 
-import hashlib
+import ipaddress
 import json
+import time
 from typing import Any
 
 from django.db import connection, transaction
@@ -9,9 +11,27 @@ from django.db.models import Model
 from django.utils import timezone
 
 from apps.audit.context import current_request_context
-from apps.audit.models import Action, ActorKind, AuditEvent
+from apps.audit.models import (
+    Action,
+    ActorKind,
+    AuditCheckpoint,
+    AuditEvent,
+    AuditVerification,
+    CheckpointSource,
+)
+from apps.audit.verification import (
+    GENESIS_HASH,
+    ChainBreak,
+    CheckpointError,
+    SignedHead,
+    WalkResult,
+    canonical,
+    link_hash,
+    stored_hash_at,
+    walk_chain,
+)
 
-GENESIS_HASH = "0" * 64
+__all__ = ["GENESIS_HASH", "AuditError", "create_checkpoint", "record", "verify_chain"]
 # Arbitrary constant naming the advisory lock that serialises appends to the chain head.
 _CHAIN_LOCK_KEY = 0x4D43_4155  # "MCAU"
 _MAX_METADATA_BYTES = 4096
@@ -23,27 +43,38 @@ class AuditError(ValueError):
 
 def canonical_event(event: AuditEvent) -> bytes:
     """Serialise the hashed fields of an event deterministically."""
-    payload = {
-        "sequence": event.sequence,
-        "occurred_at": event.occurred_at.isoformat(timespec="microseconds"),
-        "actor_kind": event.actor_kind,
-        "actor_id": event.actor_id,
-        "actor_label": event.actor_label,
-        "action": event.action,
-        "target_type": event.target_type,
-        "target_id": event.target_id,
-        "tenant_id": event.tenant_id,
-        "scope_id": event.scope_id,
-        "ip": event.ip,
-        "request_id": event.request_id,
-        "metadata": event.metadata,
-    }
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return canonical(
+        {
+            "sequence": event.sequence,
+            "occurred_at": event.occurred_at.isoformat(timespec="microseconds"),
+            "actor_kind": event.actor_kind,
+            "actor_id": event.actor_id,
+            "actor_label": event.actor_label,
+            "action": event.action,
+            "target_type": event.target_type,
+            "target_id": event.target_id,
+            "tenant_id": event.tenant_id,
+            "scope_id": event.scope_id,
+            "ip": event.ip,
+            "request_id": event.request_id,
+            "metadata": event.metadata,
+        }
+    )
 
 
 def chain_hash(prev_hash: str, event: AuditEvent) -> str:
     """hash = sha256(prev_hash ‖ canonical(event))."""
-    return hashlib.sha256(prev_hash.encode() + canonical_event(event)).hexdigest()
+    return link_hash(prev_hash, canonical_event(event))
+
+
+def _normalise_ip(value: str | None) -> str | None:
+    """The form the database gives back, so the hash re-derives from the stored row."""
+    if not value:
+        return None
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        return None
 
 
 def _describe_actor(actor: Any) -> tuple[str, int | None, str]:
@@ -79,7 +110,8 @@ def record(
         target_id = target_id or str(target.pk)
     kind, actor_id, actor_label = _describe_actor(actor)
     request_context = current_request_context()
-    with transaction.atomic():
+    # No savepoint: the event lives or dies with the caller's transaction anyway.
+    with transaction.atomic(savepoint=False):
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
@@ -95,7 +127,7 @@ def record(
             target_id=str(target_id)[:64],
             tenant_id=getattr(tenant, "pk", tenant),
             scope_id=getattr(scope, "pk", scope),
-            ip=request_context.ip,
+            ip=_normalise_ip(request_context.ip),
             request_id=request_context.request_id,
             metadata=json.loads(json.dumps(metadata, default=str)),
             prev_hash=head["hash"] if head else GENESIS_HASH,
@@ -103,3 +135,103 @@ def record(
         event.hash = chain_hash(event.prev_hash, event)
         event.save(force_insert=True)
     return event
+
+
+def _start_point(
+    checkpoint: SignedHead | None, *, full: bool
+) -> tuple[SignedHead | None, str, ChainBreak | None]:
+    """Where a walk starts: an exported checkpoint, the latest stored one, or the genesis."""
+    source = CheckpointSource.EXPORTED
+    if checkpoint is None and not full:
+        latest = AuditCheckpoint.objects.order_by("-sequence").first()
+        if latest is None:
+            return None, CheckpointSource.NONE, None
+        checkpoint, source = SignedHead.from_model(latest), CheckpointSource.STORED
+        if not checkpoint.is_authentic():
+            reason = "stored checkpoint's signature is invalid"
+            return checkpoint, source, ChainBreak(checkpoint.sequence, reason)
+    if checkpoint is None:
+        return None, CheckpointSource.NONE, None
+    if stored_hash_at(checkpoint.sequence) != checkpoint.head_hash:
+        reason = "chain does not pass through the checkpoint's head hash"
+        return checkpoint, source, ChainBreak(checkpoint.sequence, reason)
+    return checkpoint, source, None
+
+
+def verify_chain(
+    *, actor: Any, checkpoint: SignedHead | None = None, full: bool = False
+) -> AuditVerification:
+    """Walk the chain, keep the outcome for the console, and audit that it was checked.
+
+    Without `full`, the walk resumes after the latest stored checkpoint (or the given
+    exported one, which must be authentic) instead of rehashing all history; with
+    `full`, every event is rehashed from the genesis, and a given checkpoint must still
+    lie on the chain.
+    """
+    started = time.perf_counter()
+    start, source, broken = _start_point(checkpoint, full=full)
+    resume = start is not None and not full and broken is None
+    if broken is not None:
+        walk = WalkResult(0, broken.sequence - 1, "", broken)
+    elif resume:
+        walk = walk_chain(after_sequence=start.sequence, prev_hash=start.head_hash)
+    else:
+        walk = walk_chain()
+    with transaction.atomic():
+        verification = AuditVerification.objects.create(
+            ran_at=timezone.now(),
+            ok=walk.ok,
+            checked=walk.checked,
+            head_sequence=walk.head_sequence,
+            first_bad_sequence=walk.broken.sequence if walk.broken else None,
+            detail=walk.broken.reason if walk.broken else "",
+            checkpoint_source=source,
+            checkpoint_sequence=start.sequence if start else None,
+            duration_ms=int((time.perf_counter() - started) * 1000),
+        )
+        record(
+            actor=actor,
+            action=Action.AUDIT_VERIFIED,
+            target=verification,
+            data={
+                "ok": verification.ok,
+                "checked": verification.checked,
+                "first_bad_sequence": verification.first_bad_sequence,
+                "checkpoint": source,
+            },
+        )
+    return verification
+
+
+def create_checkpoint(*, actor: Any) -> AuditCheckpoint:
+    """Verify the chain, then sign its head so later walks can resume there."""
+    verification = verify_chain(actor=actor)
+    if not verification.ok:
+        raise CheckpointError(
+            f"Refusing to sign a broken chain (first bad event #{verification.first_bad_sequence})."
+        )
+    sequence = verification.head_sequence or 0
+    signed_at = timezone.now()
+    if sequence == 0:
+        raise CheckpointError("The audit log is empty: there is no head to sign.")
+    head = SignedHead(
+        sequence=sequence,
+        head_hash=stored_hash_at(sequence) or "",
+        count=sequence,  # a verified chain is gapless from #1
+        created_at=signed_at.isoformat(timespec="microseconds"),
+    ).signed()
+    with transaction.atomic():
+        checkpoint = AuditCheckpoint.objects.create(
+            sequence=head.sequence,
+            head_hash=head.head_hash,
+            count=head.count,
+            created_at=signed_at,
+            signature=head.signature,
+        )
+        record(
+            actor=actor,
+            action=Action.AUDIT_CHECKPOINT,
+            target=checkpoint,
+            data={"sequence": head.sequence, "count": head.count},
+        )
+    return checkpoint

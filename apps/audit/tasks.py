@@ -1,0 +1,19 @@
+"""Celery tasks for the audit log: thin wrappers the weekly job calls."""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from apps.audit.services import verify_chain
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def verify_audit_chain_task(full: bool = False) -> dict:
+    """Walk the chain (resuming from the latest checkpoint unless `full`) and keep the result."""
+    result = verify_chain(actor="weekly_audit", full=full)
+    return {
+        "ok": result.ok,
+        "checked": result.checked,
+        "head_sequence": result.head_sequence,
+        "first_bad_sequence": result.first_bad_sequence,
+        "verification_id": result.pk,
+    }

@@ -1,0 +1,268 @@
+"""Walking the hash chain and signing its head (ARCHITECTURE §7).
+
+`walk_chain` re-derives every event's hash from its stored fields in sequence order and
+stops at the first event that does not fit: a gap in the sequence (an event deleted), a
+`prev_hash` that is not the previous event's hash (inserted, removed or reordered), or a
+stored hash that does not match the event's fields (edited). It reads raw tuples through
+a server-side cursor on PostgreSQL so that memory stays flat and the walk is fast.
+
+Checkpoints sign (sequence, head hash, count) with MEMORY_CONSOLE_AUDIT_SIGNING_KEY, a
+key that is not in the database. A walk may start from a trusted checkpoint instead of
+the genesis; an exported checkpoint file also catches someone who rewrote rows and then
+recomputed the whole chain, because the chain no longer passes through its head hash.
+"""
+
+import hashlib
+import hmac
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from apps.audit.models import AuditCheckpoint, AuditEvent
+
+GENESIS_HASH = "0" * 64
+CHECKPOINT_FORMAT = "memory-console.audit-checkpoint"
+CHECKPOINT_FORMAT_VERSION = 1
+_FETCH_SIZE = 10_000
+
+# The hashed fields, in the order the walk reads them; canonical() must agree with
+# apps.audit.services.canonical_event for every event record() writes.
+_FIELDS = (
+    "sequence",
+    "occurred_at",
+    "actor_kind",
+    "actor_id",
+    "actor_label",
+    "action",
+    "target_type",
+    "target_id",
+    "tenant_id",
+    "scope_id",
+    "ip",
+    "request_id",
+    "metadata",
+)
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
+
+def canonical(fields: dict[str, Any]) -> bytes:
+    """The deterministic serialisation hashed into the chain (occurred_at as ISO text)."""
+    return _encode(fields).encode()
+
+
+def link_hash(prev_hash: str, canonical_bytes: bytes) -> str:
+    """hash = sha256(prev_hash ‖ canonical(event))."""
+    return hashlib.sha256(prev_hash.encode() + canonical_bytes).hexdigest()
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    sequence: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class WalkResult:
+    """What a walk found: events hashed, the last good head, and the first break if any."""
+
+    checked: int
+    head_sequence: int
+    head_hash: str
+    broken: ChainBreak | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken is None
+
+
+def _iso(value: datetime) -> str:
+    return value.isoformat(timespec="microseconds")
+
+
+_PG_SELECT = """
+    SELECT sequence,
+           to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'),
+           actor_kind, actor_id, actor_label, action, target_type, target_id,
+           tenant_id, scope_id, host(ip), request_id, metadata::text, prev_hash, hash
+      FROM audit_auditevent
+     WHERE sequence > %s
+     ORDER BY sequence
+"""
+
+
+def _rows_postgresql(after_sequence: int) -> Iterator[tuple]:
+    """Raw tuples from a server-side cursor; timestamps and JSON rendered by the database."""
+    loads = json.loads
+    with transaction.atomic():
+        connection.ensure_connection()
+        with connection.connection.cursor(name="audit_chain_walk") as cursor:
+            cursor.itersize = _FETCH_SIZE
+            cursor.execute(_PG_SELECT, [after_sequence])
+            while rows := cursor.fetchmany(_FETCH_SIZE):
+                for row in rows:
+                    yield (
+                        *row[:1],
+                        row[1] + "+00:00",
+                        *row[2:12],
+                        {} if row[12] == "{}" else loads(row[12]),
+                        row[13],
+                        row[14],
+                    )
+
+
+def _rows_portable(after_sequence: int) -> Iterator[tuple]:
+    """The same tuples through the ORM, for SQLite (the embedded default)."""
+    rows = (
+        AuditEvent.objects.filter(sequence__gt=after_sequence)
+        .order_by("sequence")
+        .values_list(*_FIELDS, "prev_hash", "hash")
+        .iterator(chunk_size=_FETCH_SIZE)
+    )
+    for row in rows:
+        yield (row[0], _iso(row[1]), *row[2:])
+
+
+def walk_chain(*, after_sequence: int = 0, prev_hash: str = GENESIS_HASH) -> WalkResult:
+    """Re-hash every event after `after_sequence`, expecting the chain to continue `prev_hash`."""
+    rows = _rows_postgresql if connection.vendor == "postgresql" else _rows_portable
+    expected_sequence = after_sequence + 1
+    expected_prev = prev_hash
+    checked = 0
+    fields = dict.fromkeys(_FIELDS)
+    names = _FIELDS
+    sha256 = hashlib.sha256
+    for row in rows(after_sequence):
+        sequence = row[0]
+        if sequence != expected_sequence:
+            return WalkResult(
+                checked,
+                expected_sequence - 1,
+                expected_prev,
+                ChainBreak(expected_sequence, f"event missing (next stored is #{sequence})"),
+            )
+        if row[13] != expected_prev:
+            return WalkResult(
+                checked,
+                sequence - 1,
+                expected_prev,
+                ChainBreak(sequence, "prev_hash does not match the previous event's hash"),
+            )
+        for name, value in zip(names, row, strict=False):
+            fields[name] = value
+        digest = sha256(expected_prev.encode() + _encode(fields).encode()).hexdigest()
+        if digest != row[14]:
+            return WalkResult(
+                checked,
+                sequence - 1,
+                expected_prev,
+                ChainBreak(sequence, "stored hash does not match the event's fields"),
+            )
+        checked += 1
+        expected_sequence += 1
+        expected_prev = digest
+    return WalkResult(checked, expected_sequence - 1, expected_prev)
+
+
+# --- checkpoints -------------------------------------------------------------------
+
+
+class CheckpointError(ValueError):
+    """A checkpoint whose signature or format cannot be trusted."""
+
+
+@dataclass(frozen=True)
+class SignedHead:
+    """The signed facts of a checkpoint, wherever it is kept (database row or file)."""
+
+    sequence: int
+    head_hash: str
+    count: int
+    created_at: str
+    signature: str = ""
+
+    def payload(self) -> bytes:
+        return canonical(
+            {
+                "format": CHECKPOINT_FORMAT,
+                "version": CHECKPOINT_FORMAT_VERSION,
+                "sequence": self.sequence,
+                "head_hash": self.head_hash,
+                "count": self.count,
+                "created_at": self.created_at,
+            }
+        )
+
+    def signed(self) -> "SignedHead":
+        return SignedHead(
+            self.sequence, self.head_hash, self.count, self.created_at, _sign(self.payload())
+        )
+
+    def is_authentic(self) -> bool:
+        return bool(self.signature) and hmac.compare_digest(self.signature, _sign(self.payload()))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": CHECKPOINT_FORMAT,
+                "version": CHECKPOINT_FORMAT_VERSION,
+                "sequence": self.sequence,
+                "head_hash": self.head_hash,
+                "count": self.count,
+                "created_at": self.created_at,
+                "key_id": signing_key_id(),
+                "signature": self.signature,
+            },
+            indent=2,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "SignedHead":
+        try:
+            data = json.loads(text)
+            if data.get("format") != CHECKPOINT_FORMAT:
+                raise CheckpointError("Not an audit checkpoint file.")
+            head = cls(
+                sequence=int(data["sequence"]),
+                head_hash=str(data["head_hash"]),
+                count=int(data["count"]),
+                created_at=str(data["created_at"]),
+                signature=str(data["signature"]),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            if isinstance(error, CheckpointError):
+                raise
+            raise CheckpointError(f"Unreadable checkpoint file: {error}") from error
+        if not head.is_authentic():
+            raise CheckpointError("Checkpoint signature is invalid (wrong key or edited file).")
+        return head
+
+    @classmethod
+    def from_model(cls, checkpoint: AuditCheckpoint) -> "SignedHead":
+        return cls(
+            checkpoint.sequence,
+            checkpoint.head_hash,
+            checkpoint.count,
+            _iso(checkpoint.created_at),
+            checkpoint.signature,
+        )
+
+
+def _sign(payload: bytes) -> str:
+    key = settings.MEMORY_CONSOLE_AUDIT_SIGNING_KEY.encode()
+    return hmac.new(key, payload, hashlib.sha256).hexdigest()
+
+
+def signing_key_id() -> str:
+    """A short fingerprint naming the signing key, so an operator can tell keys apart."""
+    key = settings.MEMORY_CONSOLE_AUDIT_SIGNING_KEY.encode()
+    return hashlib.sha256(b"key-id:" + key).hexdigest()[:12]
+
+
+def stored_hash_at(sequence: int) -> str | None:
+    """The hash the table holds for event `sequence` (None when there is no such event)."""
+    return AuditEvent.objects.filter(sequence=sequence).values_list("hash", flat=True).first()
