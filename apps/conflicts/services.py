@@ -30,7 +30,7 @@ from apps.audit.services import record
 from apps.conflicts.models import Conflict, ConflictStatus, DetectedBy, Resolution
 from apps.conflicts.policy import is_last_write_wins
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, Tenant
-from apps.memory.services import update_item
+from apps.memory.services import snapshot_version, update_item
 
 BULK_SCAN_ACTOR = "conflict-scan"
 
@@ -305,6 +305,9 @@ def newest_resolution(conflict: Conflict) -> Resolution:
 
 def _change(item: MemoryItem, conflict: Conflict, actor: Any, **changes) -> MemoryItem:
     changes = {name: value for name, value in changes.items() if getattr(item, name) != value}
+    if not MemoryVersion.objects.filter(item_id=item.pk, version=item.version).exists():
+        # Imported rows (bulk_create) may have no history yet; undo needs the state before.
+        snapshot_version(item=item, change=Action.MEMORY_IMPORTED, actor=None)
     return update_item(
         item_id=item.pk,
         changes=changes,
