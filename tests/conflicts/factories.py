@@ -56,9 +56,7 @@ class ConflictFactory(factory.django.DjangoModelFactory):
     scope = factory.SubFactory(ScopeFactory)
     tenant = factory.LazyAttribute(lambda o: o.scope.tenant)
     key = "preference.drink"
-    existing_item = factory.LazyAttribute(
-        lambda o: fact(o.scope, o.key, {"drink": "tea"})
-    )
+    existing_item = factory.LazyAttribute(lambda o: fact(o.scope, o.key, {"drink": "tea"}))
     incoming_item = factory.LazyAttribute(
         lambda o: fact(o.scope, o.key, {"drink": "coffee"}, status="pending_review")
     )

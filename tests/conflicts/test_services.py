@@ -145,9 +145,9 @@ def test_unknown_resolution_is_refused(conflict, operator_a):
 
 def test_second_resolution_is_refused_with_who_and_when(conflict, operator_a, admin_user):
     resolve_conflict(conflict_id=conflict.pk, resolution="keep_old", actor=operator_a, reason="a")
-    with pytest.raises(AlreadyResolved, match="already resolved .* by operator_a"):
+    with pytest.raises(AlreadyResolved, match=r"already resolved .* by operator_a"):
         resolve_conflict(conflict_id=conflict.pk, resolution="keep_new", actor=admin_user)
-    old, new = items(conflict)
+    _old, new = items(conflict)
     assert new.status == MemoryStatus.REJECTED  # the loser changed nothing
 
 
