@@ -1,0 +1,121 @@
+"""Agent API keys: issued once, stored hashed, bound to a service account's grants."""
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from apps.access.api_keys import create_api_key, revoke_api_key
+from apps.access.models import AgentAPIKey, ServiceAccount
+from apps.audit.models import Action, AuditEvent
+from apps.memory.selectors import user_has_perm_on
+from tests.memory.api_helpers import agent_client
+
+pytestmark = pytest.mark.django_db
+
+LIST_URL = "/api/v1/memories/"
+
+
+def test_create_api_key_command_prints_a_working_key_once(tenant_a):
+    out, err = StringIO(), StringIO()
+    call_command("create_api_key", user="agent-x", tenant="tenant-a", stdout=out, stderr=err)
+    plaintext = out.getvalue().strip()
+    key = AgentAPIKey.objects.get()
+    assert plaintext.startswith(key.prefix + ".")
+    assert plaintext not in key.hashed_key and plaintext not in key.pk
+    assert ServiceAccount.objects.filter(user__username="agent-x").exists()
+    assert user_has_perm_on(key.user, "write_memories", tenant=tenant_a)
+    assert agent_client(plaintext).get(LIST_URL).status_code == 200
+
+
+def test_create_api_key_command_refuses_an_unknown_tenant(db):
+    with pytest.raises(Exception, match="No tenant"):
+        call_command("create_api_key", user="agent-x", tenant="nope", stdout=StringIO())
+
+
+def test_creating_and_revoking_keys_is_audited_without_the_secret(tenant_a):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    revoke_api_key(key_id=key.pk, actor="ops")
+    events = list(AuditEvent.objects.filter(action__startswith="api_key.").order_by("sequence"))
+    assert [e.action for e in events] == [Action.API_KEY_CREATED, Action.API_KEY_REVOKED]
+    assert all(plaintext not in str(e.metadata) for e in events)
+    assert events[0].metadata["prefix"] == key.prefix
+
+
+def test_revoked_key_is_refused_with_401(tenant_a):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    revoke_api_key(key_id=key.prefix, actor="ops")
+    response = agent_client(plaintext).get(LIST_URL)
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "authentication_failed"
+    assert response["WWW-Authenticate"] == "Api-Key"
+
+
+def test_expired_key_is_refused(tenant_a):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    AgentAPIKey.objects.filter(pk=key.pk).update(expiry_date=timezone.now() - timedelta(1))
+    assert agent_client(plaintext).get(LIST_URL).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["Api-Key nope.nothing", "Api-Key ", "Api-Key a b", "Bearer whatever", ""],
+)
+def test_wrong_or_missing_key_is_401(tenant_a, header):
+    create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    client = APIClient()
+    if header:
+        client.credentials(HTTP_AUTHORIZATION=header)
+    response = client.get(LIST_URL)
+    assert response.status_code == 401
+    assert set(response.json()["error"]) == {"code", "message", "fields"}
+
+
+def test_key_of_a_disabled_service_account_is_refused(tenant_a):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    key.user.is_active = False
+    key.user.save()
+    assert agent_client(plaintext).get(LIST_URL).status_code == 401
+
+
+def test_last_used_is_written_at_most_once_a_minute(tenant_a):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    client = agent_client(plaintext)
+    assert client.get(LIST_URL).status_code == 200
+    first = AgentAPIKey.objects.get(pk=key.pk).last_used_at
+    assert first is not None
+    client.get(LIST_URL)
+    assert AgentAPIKey.objects.get(pk=key.pk).last_used_at == first
+    AgentAPIKey.objects.filter(pk=key.pk).update(last_used_at=first - timedelta(minutes=2))
+    client.get(LIST_URL)
+    assert AgentAPIKey.objects.get(pk=key.pk).last_used_at > first
+
+
+def test_agent_key_acts_as_its_service_account(tenant_a, tenant_b):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    client = agent_client(plaintext)
+    body = {
+        "tenant": "tenant-a",
+        "scope": "user:u_1",
+        "memory_type": "semantic",
+        "content": {"text": "likes tea"},
+        "source": "test",
+    }
+    created = client.post(LIST_URL, body, format="json")
+    assert created.status_code == 201
+    event = AuditEvent.objects.filter(action=Action.MEMORY_CREATED).get()
+    assert event.actor_label == "agent-x" and event.actor_kind == "service_account"
+    assert event.metadata["api_key"] == key.prefix
+
+
+def test_console_session_still_authenticates_with_csrf(tenant_a, operator_a):
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(operator_a)
+    assert client.get(LIST_URL).status_code == 200
+    body = {"tenant": "tenant-a", "scope": "user:u", "memory_type": "semantic"}
+    response = client.post(LIST_URL, body, format="json")
+    assert response.status_code == 403  # no CSRF token
+    assert response.json()["error"]["code"] == "permission_denied"
