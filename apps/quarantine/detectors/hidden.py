@@ -1,0 +1,211 @@
+"""Hidden payloads: invisible characters, look-alike letters and encoded instructions.
+
+Invisible characters and mixed-script words are signals in themselves (nobody types a
+zero-width space inside a word). Encoded segments (base64, hex, URL-encoding, HTML
+entities, \\u escapes, rot13, reversed text, Unicode tag characters, variation-selector
+smuggling) are decoded and the decoded text is scored with the same rules; a segment
+that decodes to an instruction is a strong signal, because benign memories have no reason
+to hide instructions.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import html
+import re
+from collections.abc import Callable, Iterator
+from urllib.parse import unquote
+
+from apps.quarantine.detectors.base import Finding, Span
+from apps.quarantine.detectors.normalise import NormalisedText, is_invisible
+from apps.quarantine.detectors.patterns import Category
+
+ScoreDecoded = Callable[[str], tuple[float, list[str]]]
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX = re.compile(
+    r"(?:\\x[0-9a-fA-F]{2}){6,}|(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){10,}(?![0-9a-fA-F])"
+)
+_URL_ENCODED = re.compile(r"\S*(?:%[0-9a-fA-F]{2}\S*){3,}")
+_HTML_ENTITIES = re.compile(r"(?:&#(?:x[0-9a-fA-F]+|\d+);?[^&\s]{0,3}){4,}")
+_UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}){4,}")
+# rot13 and reversed spellings of the words injections cannot do without.
+_ROT13_CUES = re.compile(
+    r"\b(?:vtaber|vafgehpgvbaf?|qvfertneq|cerivbhf|flfgrz cebzcg|sbetrg|cnffjbeq|cevbevgl|"
+    r"serz abj ba|nqzvavfgengbe)\b"
+)
+_REVERSED_CUES = re.compile(
+    r"\b(?:erongi|snoitcurtsni|dragersid|suoiverp|tpmorp metsys|drowssap|no won morf)\b"
+)
+_ASCII_RUN = re.compile(r"[ -~]{12,}")
+_TAG_RUN = re.compile(r"[\U000e0020-\U000e007e]{4,}")
+_SELECTOR_RUN = re.compile(r"[\ufe00-\ufe0f\U000e0100-\U000e01ef]{8,}")
+
+INVISIBLE_IN_WORD = 0.4
+INVISIBLE_IN_MATCH = 0.7
+BIDI_OVERRIDE = 0.5
+MIXED_SCRIPT_WORD = 0.4
+MIXED_SCRIPT_IN_MATCH = 0.65
+SMUGGLED_CHARACTERS = 0.6
+ENCODED_INSTRUCTION = 0.9
+ENCODED_WEAK_SIGNAL = 0.6
+
+
+def _printable_text(raw: bytes) -> str | None:
+    """Decode bytes as UTF-8 text if they look like prose, else None."""
+    try:
+        decoded = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(decoded) < 6:
+        return None
+    printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+    return decoded if printable / len(decoded) >= 0.9 else None
+
+
+def _decode_base64(segment: str) -> str | None:
+    candidate = segment.rstrip("=")
+    candidate += "=" * (-len(candidate) % 4)
+    try:
+        if "-" in candidate or "_" in candidate:
+            raw = base64.urlsafe_b64decode(candidate)
+        else:
+            raw = base64.b64decode(candidate, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _printable_text(raw)
+
+
+def _decode_hex(segment: str) -> str | None:
+    try:
+        return _printable_text(bytes.fromhex(segment.replace("\\x", "")))
+    except ValueError:
+        return None
+
+
+def _decode_selectors(segment: str) -> str | None:
+    raw = bytearray()
+    for char in segment:
+        code = ord(char)
+        raw.append(code - 0xFE00 if code <= 0xFE0F else code - 0xE0100 + 16)
+    return _printable_text(bytes(raw))
+
+
+class HiddenPayloadScanner:
+    """Finds hidden-payload signals; `score_decoded` scores decoded text with the rules."""
+
+    def __init__(self, *, score_decoded: ScoreDecoded) -> None:
+        self.score_decoded = score_decoded
+
+    def _encoded_segments(self, normalised: NormalisedText) -> Iterator[tuple[str, int, int, str]]:
+        """Yield (encoding, start, end, decoded text) over the original text."""
+        original = normalised.original
+        for match in _BASE64.finditer(original):
+            decoded = _decode_base64(match.group())
+            if decoded:
+                yield "base64", match.start(), match.end(), decoded
+        for match in _HEX.finditer(original):
+            decoded = _decode_hex(match.group())
+            if decoded:
+                yield "hex", match.start(), match.end(), decoded
+        if "%" in original:
+            for match in _URL_ENCODED.finditer(original):
+                yield "URL-encoded", match.start(), match.end(), unquote(match.group())
+        if "&#" in original:
+            for match in _HTML_ENTITIES.finditer(original):
+                yield "HTML-entity", match.start(), match.end(), html.unescape(match.group())
+        if "\\u" in original or "\\U" in original:
+            for match in _UNICODE_ESCAPES.finditer(original):
+                decoded = match.group().encode("ascii").decode("unicode_escape", "replace")
+                yield "unicode-escaped", match.start(), match.end(), decoded
+        if normalised.invisible:
+            for match in _TAG_RUN.finditer(original):
+                decoded = "".join(chr(ord(c) - 0xE0000) for c in match.group())
+                yield "Unicode tag", match.start(), match.end(), decoded
+            for match in _SELECTOR_RUN.finditer(original):
+                decoded = _decode_selectors(match.group()) or ""
+                yield "variation-selector", match.start(), match.end(), decoded
+        folded = normalised.text
+        for encoding, cues, decode in (
+            ("rot13", _ROT13_CUES, lambda s: codecs.decode(s, "rot13")),
+            ("reversed", _REVERSED_CUES, lambda s: s[::-1]),
+        ):
+            cue = cues.search(folded)
+            if cue is None:
+                continue
+            for run in _ASCII_RUN.finditer(folded):
+                if run.start() <= cue.start() < run.end():
+                    start, end = normalised.to_original(run.start(), run.end())
+                    yield encoding, start, end, decode(run.group())
+
+    def scan(
+        self, normalised: NormalisedText, *, matched: list[Finding], detector: str
+    ) -> list[Finding]:
+        """Return at most one hidden_payload finding (strongest reason, all spans)."""
+        signals: list[tuple[float, str, tuple[int, int]]] = []
+        matched_spans = [(s.start, s.end) for f in matched for s in f.spans]
+
+        def inside_match(position: int) -> bool:
+            return any(start <= position < end for start, end in matched_spans)
+
+        original = normalised.original
+        for position in normalised.invisible:
+            if not (0 < position < len(original) - 1):
+                continue
+            left = next((c for c in reversed(original[:position]) if not is_invisible(c)), "")
+            right = next((c for c in original[position + 1 :] if not is_invisible(c)), "")
+            if left.isalnum() and right.isalnum():
+                if inside_match(position):
+                    signals.append(
+                        (INVISIBLE_IN_MATCH, "Invisible characters hide a matched phrase",
+                         (position, position + 1))
+                    )  # fmt: skip
+                else:
+                    signals.append(
+                        (INVISIBLE_IN_WORD, "Invisible characters inside words",
+                         (position, position + 1))
+                    )  # fmt: skip
+        for position in normalised.bidi_overrides:
+            signals.append(
+                (BIDI_OVERRIDE, "Bidirectional override characters reorder the text",
+                 (position, position + 1))
+            )  # fmt: skip
+        for start, end in normalised.mixed_script_words:
+            if any(inside_match(p) for p in range(start, end)):
+                signals.append(
+                    (MIXED_SCRIPT_IN_MATCH, "Look-alike letters disguise a matched phrase",
+                     (start, end))
+                )  # fmt: skip
+            else:
+                signals.append((MIXED_SCRIPT_WORD, "Words mix Latin and look-alike letters",
+                                (start, end)))  # fmt: skip
+        for encoding, start, end, decoded in self._encoded_segments(normalised):
+            if encoding in ("Unicode tag", "variation-selector"):
+                signals.append(
+                    (SMUGGLED_CHARACTERS, f"Text smuggled in invisible {encoding} characters",
+                     (start, end))
+                )  # fmt: skip
+            score, categories = self.score_decoded(decoded)
+            if not categories:
+                continue
+            strength = ENCODED_INSTRUCTION if score >= 0.4 else ENCODED_WEAK_SIGNAL
+            label = categories[0].replace("_", " ")
+            signals.append((strength, f"{encoding} text decodes to {label}", (start, end)))
+        if not signals:
+            return []
+        best = max(signals, key=lambda signal: signal[0])
+        spans = tuple(
+            Span(start, end, Category.HIDDEN_PAYLOAD)
+            for start, end in sorted({signal[2] for signal in signals})
+        )
+        return [
+            Finding(
+                detector=detector,
+                category=Category.HIDDEN_PAYLOAD,
+                reason=best[1],
+                score=best[0],
+                spans=spans,
+            )
+        ]

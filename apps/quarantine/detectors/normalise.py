@@ -1,0 +1,187 @@
+"""Text normalisation for detection, with an offset map back to the original text.
+
+Detectors match on a folded form of the text (NFKC, invisible characters removed, case
+folded, look-alike letters folded to Latin, whitespace collapsed) so that
+"ＩＧＮＯＲＥ", "ign\u200bore" and "іgnоrе" (Cyrillic і/о/е) all read "ignore". The
+queue, however, highlights the text as it was submitted, so every normalised character
+remembers the index of the original character it came from.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# Characters that render as nothing: zero-width spaces and joiners, word joiner, BOM,
+# soft hyphen, invisible maths operators, fillers.
+ZERO_WIDTH = frozenset(
+    "\u200b\u200c\u200d\u2060\ufeff\u180e\u00ad\u034f\u2061\u2062\u2063\u2064"
+    "\u115f\u1160\u3164\uffa0"
+)
+# Bidirectional controls: they reorder what the reader sees versus what the model reads.
+BIDI_CONTROLS = frozenset(
+    "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Bidi controls with no legitimate use in memory text (overrides and isolates).
+BIDI_OVERRIDES = frozenset("\u202a\u202b\u202d\u202e\u2066\u2067\u2068")
+
+# Cyrillic and Greek letters (lower case, after case folding) that look like Latin ones.
+HOMOGLYPHS: dict[str, str] = {
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "һ": "h", "ո": "n", "ս": "u",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "μ": "u", "ϲ": "c",
+    # Latin look-alikes NFKC leaves alone
+    "ı": "i", "ɡ": "g", "ɑ": "a", "ℓ": "l",
+    # Typographic quotes read as plain ones, so quoting cues are one character
+    "‘": "'", "’": "'", "“": '"', "”": '"',
+}  # fmt: skip
+_CONFUSABLE_SCRIPTS = frozenset(HOMOGLYPHS) - frozenset("ıɡɑℓ‘’“”")
+
+
+def is_invisible(char: str) -> bool:
+    """True for characters that render as nothing (zero-width, bidi, tags, selectors)."""
+    code = ord(char)
+    return (
+        char in ZERO_WIDTH
+        or char in BIDI_CONTROLS
+        or 0xE0000 <= code <= 0xE007F  # tag characters ("ASCII smuggling")
+        or 0xFE00 <= code <= 0xFE0F  # variation selectors
+        or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+def is_cjk(char: str) -> bool:
+    """True for CJK ideographs and kana, between which spaces carry no meaning."""
+    code = ord(char)
+    return 0x3040 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF or 0x20000 <= code <= 0x2FA1F
+
+
+_fold_cache: dict[str, str] = {}
+
+
+def fold_char(char: str) -> str:
+    """Fold one visible character: NFKC, strip combining marks, case fold, homoglyphs."""
+    folded = _fold_cache.get(char)
+    if folded is None:
+        composed = unicodedata.normalize("NFKC", char).casefold()
+        if not composed.isascii():
+            decomposed = unicodedata.normalize("NFD", composed)
+            composed = "".join(c for c in decomposed if not unicodedata.combining(c))
+            composed = unicodedata.normalize("NFC", composed)
+        folded = "".join(HOMOGLYPHS.get(c, c) for c in composed)
+        if len(_fold_cache) < 50_000:
+            _fold_cache[char] = folded
+    return folded
+
+
+@dataclass(frozen=True)
+class NormalisedText:
+    """The folded text plus, for each folded character, its index in the original."""
+
+    original: str
+    text: str
+    index: list[int] | None = field(default=None, repr=False)  # None: identity map
+    invisible: tuple[int, ...] = ()  # original offsets of invisible characters
+    bidi_overrides: tuple[int, ...] = ()
+    mixed_script_words: tuple[tuple[int, int], ...] = ()  # original spans
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a [start, end) range of the folded text to the original text."""
+        if self.index is None:
+            return start, end
+        if start >= end or not self.index:
+            position = self.index[start] if start < len(self.index) else len(self.original)
+            return position, position
+        return self.index[start], self.index[end - 1] + 1
+
+
+_ASCII_WHITESPACE_RUN = re.compile(r"[\t\n\r\x0b\x0c]|\s{2,}")
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+def _normalise_ascii(text: str) -> NormalisedText:
+    """Fast path for ASCII: lower-case, collapse whitespace runs."""
+    lowered = text.lower()
+    if not _ASCII_WHITESPACE_RUN.search(text):
+        return NormalisedText(original=text, text=lowered)
+    pieces: list[str] = []
+    index: list[int] = []
+    position = 0
+    for match in _WHITESPACE_RUN.finditer(lowered):
+        pieces.append(lowered[position : match.start()])
+        index.extend(range(position, match.start()))
+        pieces.append(" ")
+        index.append(match.start())
+        position = match.end()
+    pieces.append(lowered[position:])
+    index.extend(range(position, len(lowered)))
+    return NormalisedText(original=text, text="".join(pieces), index=index)
+
+
+def normalise(text: str) -> NormalisedText:
+    """Fold `text` for matching and keep the offset map back to the original."""
+    if text.isascii():
+        return _normalise_ascii(text)
+    out: list[str] = []
+    index: list[int] = []
+    invisible: list[int] = []
+    overrides: list[int] = []
+    pending_space = -1  # original offset of a whitespace run not yet emitted
+    for position, char in enumerate(text):
+        if char.isspace():
+            if pending_space < 0:
+                pending_space = position
+            continue
+        if is_invisible(char):
+            invisible.append(position)
+            if char in BIDI_OVERRIDES:
+                overrides.append(position)
+            continue
+        folded = char if char.isascii() else fold_char(char)
+        if not folded:
+            continue
+        if pending_space >= 0:
+            # Spaces between ideographs are padding ("忽 略 规 则"), not word breaks.
+            if out and not (is_cjk(out[-1][-1]) and is_cjk(folded[0])):
+                out.append(" ")
+                index.append(pending_space)
+            pending_space = -1
+        if char.isascii():
+            out.append(char.lower())
+            index.append(position)
+        else:
+            for folded_char in folded:
+                out.append(folded_char)
+                index.append(position)
+    if pending_space >= 0 and out:
+        out.append(" ")
+        index.append(pending_space)
+    return NormalisedText(
+        original=text,
+        text="".join(out),
+        index=index,
+        invisible=tuple(invisible),
+        bidi_overrides=tuple(overrides),
+        mixed_script_words=_mixed_script_words(text),
+    )
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def _mixed_script_words(text: str) -> tuple[tuple[int, int], ...]:
+    """Spans of words mixing Latin letters with Cyrillic/Greek look-alikes ("pаypal")."""
+    spans = []
+    for match in _WORD.finditer(text):
+        word = match.group().casefold()
+        if word.isascii():
+            continue
+        has_latin = any("a" <= c <= "z" for c in word)
+        if has_latin and any(c in _CONFUSABLE_SCRIPTS for c in word):
+            spans.append((match.start(), match.end()))
+    return tuple(spans)
