@@ -261,6 +261,8 @@ MEMORY_CONSOLE_QUARANTINE_THRESHOLD = 0.5
 MEMORY_CONSOLE_CORROBORATION_WRITES = env_int("MEMORY_CONSOLE_CORROBORATION_WRITES", 3)
 # Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.
 MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {}
+MEMORY_CONSOLE_NAV_COUNTS["conflicts:list"] = "apps.conflicts.selectors.open_count_for"
+MEMORY_CONSOLE_NAV_COUNTS["quarantine:queue"] = "apps.quarantine.selectors.pending_count_for"
 
 LOGGING = {
     "version": 1,

@@ -3,7 +3,8 @@
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
+from django.db.models.functions import Substr
 
 from apps.access.selectors import filter_by_grant
 from apps.memory.models import MemoryItem
@@ -11,6 +12,7 @@ from apps.quarantine.models import EntryStatus, QuarantineEntry
 
 NAV_COUNT_CAP = 1000
 QUEUE_ORDER = ("-risk", "created_at", "id")
+PREVIEW_LENGTH = 140
 
 
 def entries_visible_to(user, perm: str = "review_memories") -> QuerySet[QuarantineEntry]:
@@ -110,3 +112,11 @@ def highlight_fragments(text: str, spans: list) -> list[Fragment]:
         fragments.append(Fragment(text[position:]))
     return fragments
 
+
+def with_preview(entries: QuerySet[QuarantineEntry]) -> QuerySet[QuarantineEntry]:
+    """List rows: a short text preview and the key, without loading whole contents."""
+    return (
+        entries.select_related(None)
+        .select_related("tenant", "scope")
+        .annotate(preview=Substr("item__text", 1, PREVIEW_LENGTH), item_key=F("item__key"))
+    )

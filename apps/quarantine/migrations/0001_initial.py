@@ -6,43 +6,109 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('memory', '0002_search_index'),
+        ("memory", "0002_search_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='QuarantineEntry',
+            name="QuarantineEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Pending review'), ('released', 'Released'), ('rejected', 'Rejected (deleted)'), ('escalated', 'Escalated to compliance')], default='pending', max_length=16)),
-                ('risk', models.FloatField(help_text='Combined detector and behaviour score, 0..1.')),
-                ('detectors', models.JSONField(blank=True, default=list)),
-                ('reasons', models.JSONField(blank=True, default=list)),
-                ('spans', models.JSONField(blank=True, default=list)),
-                ('source', models.CharField(blank=True, default='', max_length=200)),
-                ('source_kind', models.CharField(blank=True, default='', max_length=32)),
-                ('api_key_prefix', models.CharField(blank=True, default='', max_length=16)),
-                ('run_id', models.CharField(blank=True, default='', max_length=200)),
-                ('corroborations', models.JSONField(blank=True, default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('decided_by_label', models.CharField(blank=True, default='', max_length=150)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('decision_reason', models.CharField(blank=True, default='', max_length=500)),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('item', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='quarantine_entries', to='memory.memoryitem')),
-                ('scope', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='quarantine_entries', to='memory.scope')),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='quarantine_entries', to='memory.tenant')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending review"),
+                            ("released", "Released"),
+                            ("rejected", "Rejected (deleted)"),
+                            ("escalated", "Escalated to compliance"),
+                        ],
+                        default="pending",
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "risk",
+                    models.FloatField(help_text="Combined detector and behaviour score, 0..1."),
+                ),
+                ("detectors", models.JSONField(blank=True, default=list)),
+                ("reasons", models.JSONField(blank=True, default=list)),
+                ("spans", models.JSONField(blank=True, default=list)),
+                ("source", models.CharField(blank=True, default="", max_length=200)),
+                ("source_kind", models.CharField(blank=True, default="", max_length=32)),
+                ("api_key_prefix", models.CharField(blank=True, default="", max_length=16)),
+                ("run_id", models.CharField(blank=True, default="", max_length=200)),
+                ("corroborations", models.JSONField(blank=True, default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("decided_by_label", models.CharField(blank=True, default="", max_length=150)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                ("decision_reason", models.CharField(blank=True, default="", max_length=500)),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "item",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="quarantine_entries",
+                        to="memory.memoryitem",
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="quarantine_entries",
+                        to="memory.scope",
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="quarantine_entries",
+                        to="memory.tenant",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'quarantine entries',
-                'ordering': ['-risk', 'created_at', 'id'],
-                'indexes': [models.Index(fields=['status', '-risk', 'created_at', 'id'], name='qe_queue_order'), models.Index(condition=models.Q(('status', 'pending')), fields=['tenant', '-risk', 'created_at'], name='qe_tenant_pending'), models.Index(fields=['scope', 'status'], name='qe_scope_status'), models.Index(fields=['source', 'created_at'], name='qe_source_created')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('risk__gte', 0), ('risk__lte', 1)), name='qe_risk_0_1')],
+                "verbose_name_plural": "quarantine entries",
+                "ordering": ["-risk", "created_at", "id"],
+                "indexes": [
+                    models.Index(
+                        fields=["status", "-risk", "created_at", "id"], name="qe_queue_order"
+                    ),
+                    models.Index(
+                        condition=models.Q(("status", "pending")),
+                        fields=["tenant", "-risk", "created_at"],
+                        name="qe_tenant_pending",
+                    ),
+                    models.Index(fields=["scope", "status"], name="qe_scope_status"),
+                    models.Index(fields=["source", "created_at"], name="qe_source_created"),
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("risk__gte", 0), ("risk__lte", 1)), name="qe_risk_0_1"
+                    )
+                ],
             },
         ),
     ]

@@ -1,0 +1,83 @@
+// Quarantine queue: keyboard shortcuts and queue upkeep after htmx decisions.
+// Loaded as a file (strict CSP: no inline script). Never touches memory content as HTML.
+(function () {
+  "use strict";
+
+  function rows() {
+    return Array.prototype.slice.call(document.querySelectorAll("[data-entry-row]"));
+  }
+
+  function panel() {
+    return document.getElementById("entry-panel");
+  }
+
+  function currentIndex(list) {
+    var current = panel();
+    var id = current ? current.getAttribute("data-entry-id") : null;
+    for (var i = 0; i < list.length; i++) {
+      if (list[i].id === "entry-row-" + id) return i;
+    }
+    return -1;
+  }
+
+  function markActive() {
+    var current = panel();
+    var id = current ? current.getAttribute("data-entry-id") : null;
+    rows().forEach(function (row) {
+      row.classList.toggle("table-active", row.id === "entry-row-" + id);
+    });
+  }
+
+  function move(step) {
+    var list = rows();
+    if (!list.length || !window.htmx) return;
+    var index = currentIndex(list) + step;
+    index = Math.max(0, Math.min(list.length - 1, index));
+    var url = list[index].getAttribute("data-panel-url");
+    window.htmx.ajax("GET", url, { target: "#entry-panel", swap: "outerHTML" });
+  }
+
+  function decide(key) {
+    var form = document.querySelector('#entry-panel form[data-shortcut="' + key + '"]');
+    if (!form) return;
+    var reason = form.querySelector('input[name="reason"]');
+    if (reason && !reason.value.trim()) {
+      reason.focus();
+      return;
+    }
+    if (form.requestSubmit) form.requestSubmit();
+    else form.submit();
+  }
+
+  function typing(target) {
+    var tag = target && target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable);
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (typing(event.target)) {
+      if (event.key === "Escape") event.target.blur();
+      return;
+    }
+    if (event.key === "j") move(1);
+    else if (event.key === "k") move(-1);
+    else if (event.key === "r" || event.key === "x" || event.key === "e") decide(event.key);
+    else return;
+    event.preventDefault();
+  });
+
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var current = panel();
+    var removed = current ? current.getAttribute("data-removed-entry") : null;
+    if (removed) {
+      var row = document.getElementById("entry-row-" + removed);
+      if (row) row.remove();
+      var badge = document.querySelector("[data-nav-count]");
+      if (badge && /^\d+$/.test(badge.textContent.trim())) {
+        badge.textContent = String(Math.max(0, parseInt(badge.textContent, 10) - 1));
+      }
+    }
+    markActive();
+  });
+})();
