@@ -1,0 +1,462 @@
+"""Recall (ARCHITECTURE §5): find the memories of one scope that best answer a query.
+
+1. The scope is resolved through the caller's grants (unknown or not granted: ScopeNotFound,
+   a 404 at the API). Recall never crosses scopes.
+2. Candidates are pre-selected in the database among the scope's active, unexpired items:
+   rows containing a query term (ILIKE on PostgreSQL, where the trigram GIN index on
+   `text` serves terms of three or more characters; LIKE for CJK terms, which have no
+   case; a scoped LIKE scan on SQLite), ordered by how many terms they contain, at most
+   CANDIDATE_LIMIT. If that finds too few, the scope's most important, most recently
+   used items top the list up, so recall still answers.
+3. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
+   tenant's weights. Similarity is the cosine of float32 embeddings when the query and
+   the item were embedded by the same model, else lexical: the average, over query terms,
+   of the share of the term's character n-grams found in the text (trigrams for Latin
+   words, bigrams for CJK runs), computed the same way on every database. Recency is
+   0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS): how fresh the memory is in
+   use, independent of how long it is worth keeping (S(t) covers that).
+4. Accesses are recorded off the request path: one Celery task, enqueued on commit,
+   applies one set-based UPDATE for all hits (`record_recall_accesses`).
+"""
+
+import math
+import re
+import unicodedata
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import (
+    Case,
+    DateTimeField,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    IntegerField,
+    Lookup,
+    Q,
+    Value,
+    When,
+)
+from django.db.models.functions import Ln
+from django.db.models.lookups import GreaterThan
+from django.utils import timezone
+
+from apps.audit.models import Action
+from apps.audit.services import record
+from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
+from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
+from apps.memory.selectors import scopes_visible_to
+
+CANDIDATE_LIMIT = 200
+MAX_TOP_K = 100
+RECENCY_HALF_LIFE_DAYS = 7.0
+_SECONDS_PER_DAY = 86_400.0
+# Columns recall never needs; the embedding is loaded only for embedding queries.
+_NEVER_LOADED = ("sealed_content",)
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[0-9a-z\u00c0-\u024f]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_STOPWORD_TEXT = (
+    "a an and are as at be by did do does for from had has have he her his how i if in is "
+    "it its me my of on or our she so that the their them they this to was we were what "
+    "when where which who why will with you your about any can could should would"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_SUFFIXES = ("ing", "ed", "es", "ly", "s")
+
+
+class ScopeNotFound(LookupError):
+    """The scope does not exist in that tenant, or the caller may not read it."""
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    """One recalled memory, its final score and the components the score is made of."""
+
+    item: MemoryItem
+    score: float
+    similarity: float
+    recency: float
+    importance: float
+    similarity_source: str  # "embedding" or "lexical"
+
+    @property
+    def components(self) -> dict[str, float]:
+        return {
+            "similarity": self.similarity,
+            "recency": self.recency,
+            "importance": self.importance,
+        }
+
+
+@dataclass(frozen=True)
+class QueryTerm:
+    """A query word (Latin) or run (CJK): the n-grams it is scored by and its SQL pattern."""
+
+    grams: tuple[str, ...]
+    pattern: str
+    is_cjk: bool
+
+
+def normalise(text: str) -> str:
+    """NFKC and case-folded, so full-width and upper-case forms compare equal."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _ngrams(token: str, size: int) -> tuple[str, ...]:
+    if len(token) <= size:
+        return (token,)
+    return tuple(dict.fromkeys(token[i : i + size] for i in range(len(token) - size + 1)))
+
+
+def query_terms(query: str) -> list[QueryTerm]:
+    """Split a query into scored terms: Latin words (minus stop words) and CJK runs."""
+    terms: list[QueryTerm] = []
+    seen: set[str] = set()
+    for token in _TOKEN.findall(normalise(query)):
+        if token in seen:
+            continue
+        seen.add(token)
+        if _CJK_RUN.fullmatch(token):
+            terms.append(QueryTerm(_ngrams(token, 2), token, is_cjk=True))
+        elif token not in _STOPWORDS:
+            terms.append(QueryTerm(_ngrams(token, 3), _stem(token), is_cjk=False))
+    if not terms:  # a query of stop words only still means something
+        terms = [QueryTerm(_ngrams(token, 3), token, is_cjk=False) for token in seen]
+    return terms
+
+
+def _sql_patterns(terms: Sequence[QueryTerm]) -> list[tuple[str, bool]]:
+    """What the database filters on: Latin stems of 3+ chars and CJK bigrams (or single chars).
+
+    A long CJK run is searched by its bigrams, so "北京的天气" still finds "住在北京".
+    """
+    patterns: dict[str, bool] = {}
+    for term in terms:
+        if term.is_cjk:
+            for gram in term.grams:
+                patterns[gram] = True
+        elif len(term.pattern) >= 3:
+            patterns[term.pattern] = False
+    if not patterns:
+        patterns = {term.pattern: term.is_cjk for term in terms}
+    return list(patterns.items())[:12]
+
+
+def lexical_similarity(terms: Sequence[QueryTerm], text: str) -> float:
+    """Average over query terms of the share of each term's n-grams present in the text."""
+    if not terms:
+        return 0.0
+    haystack = normalise(text)
+    total = 0.0
+    for term in terms:
+        total += sum(1 for gram in term.grams if gram in haystack) / len(term.grams)
+    return total / len(terms)
+
+
+def decode_embedding(raw: bytes | memoryview | None) -> array | None:
+    """float32 bytes (as stored in MemoryItem.embedding) into an array of floats."""
+    if not raw:
+        return None
+    values = array("f")
+    values.frombytes(bytes(raw))
+    return values
+
+
+def cosine_similarity(left: Sequence[float], right: Sequence[float]) -> float | None:
+    """Cosine of two vectors of equal length (None if they differ or one is zero).
+
+    Computed with C-level helpers (no numpy): a·b = (|a|² + |b|² − |a−b|²) / 2.
+    """
+    if len(left) != len(right) or not left:
+        return None
+    norm_left, norm_right = math.hypot(*left), math.hypot(*right)
+    if norm_left == 0 or norm_right == 0:
+        return None
+    dot = (norm_left**2 + norm_right**2 - math.dist(left, right) ** 2) / 2
+    return max(-1.0, min(1.0, dot / (norm_left * norm_right)))
+
+
+def recency(*, last_access_at: datetime, now: datetime) -> float:
+    """0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS), in (0, 1]."""
+    elapsed_days = max((now - last_access_at).total_seconds(), 0.0) / _SECONDS_PER_DAY
+    return 0.5 ** (elapsed_days / RECENCY_HALF_LIFE_DAYS)
+
+
+class ContainsText(Lookup):
+    """`text` contains a pattern: ILIKE on PostgreSQL (trigram-indexable), or plain LIKE
+    for caseless (CJK) patterns, which is cheaper; LIKE elsewhere."""
+
+    lookup_name = "recall_contains"
+
+    def __init__(self, lhs, pattern: str, *, caseless: bool = False):
+        escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        super().__init__(lhs, f"%{escaped}%")
+        self.caseless = caseless
+
+    def as_sql(self, compiler, connection):
+        lhs_sql, lhs_params = self.process_lhs(compiler, connection)
+        rhs_sql, rhs_params = self.process_rhs(compiler, connection)
+        operator = "LIKE" if self.caseless else "ILIKE"
+        return f"{lhs_sql} {operator} {rhs_sql}", [*lhs_params, *rhs_params]
+
+    def as_sqlite(self, compiler, connection):
+        lhs_sql, lhs_params = self.process_lhs(compiler, connection)
+        rhs_sql, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs_sql} LIKE {rhs_sql} ESCAPE '\\'", [*lhs_params, *rhs_params]
+
+
+def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope:
+    """The scope `kind:external_id` of the tenant, if the actor may read its memories."""
+    kind, separator, external_id = (scope_key or "").partition(":")
+    if not separator or not external_id:
+        raise ScopeNotFound(scope_key)
+    scopes = scopes_visible_to(actor, "view_memories").select_related("tenant")
+    tenant_filter = {"tenant": tenant} if isinstance(tenant, Tenant) else {"tenant__slug": tenant}
+    scope = scopes.filter(kind=kind, external_id=external_id, **tenant_filter).first()
+    if scope is None:
+        raise ScopeNotFound(scope_key)
+    return scope
+
+
+def _recallable(scope: Scope, now: datetime, memory_types, categories):
+    items = MemoryItem.objects.filter(
+        tenant_id=scope.tenant_id, scope=scope, status=MemoryStatus.ACTIVE
+    ).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+    if memory_types:
+        items = items.filter(memory_type__in=list(memory_types))
+    if categories:
+        items = items.filter(category__in=list(categories))
+    return items
+
+
+def select_candidates(
+    *,
+    scope: Scope,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    memory_types: Iterable[str] | None = None,
+    categories: Iterable[int] | None = None,
+    minimum: int = 10,
+    with_embeddings: bool = False,
+) -> list[MemoryItem]:
+    """Active, unexpired items of the scope that contain a query term (most terms first),
+    topped up with the scope's most important recent items when fewer than `minimum`."""
+    items = _recallable(scope, now, memory_types, categories)
+    deferred = _NEVER_LOADED if with_embeddings else (*_NEVER_LOADED, "embedding")
+    items = items.defer(*deferred)
+    candidates: list[MemoryItem] = []
+    patterns = _sql_patterns(terms)
+    if patterns:
+        matches = [ContainsText(F("text"), p, caseless=cjk) for p, cjk in patterns]
+        term_hits = sum(
+            (Case(When(match, then=Value(1)), default=Value(0)) for match in matches),
+            start=Value(0, output_field=IntegerField()),
+        )
+        any_match = Q()
+        for match in matches:
+            any_match |= Q(match)
+        candidates = list(
+            items.filter(any_match)
+            .annotate(term_hits=term_hits)
+            .order_by("-term_hits", "-importance", "-last_access_at")[:CANDIDATE_LIMIT]
+        )
+    missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
+    if missing > 0:
+        found = [item.pk for item in candidates]
+        candidates += list(
+            items.exclude(pk__in=found).order_by("-importance", "-last_access_at")[:missing]
+        )
+    for item in candidates:  # every candidate shares the scope: no query per row later
+        item.scope = scope
+        item.tenant = scope.tenant
+    return candidates
+
+
+def recall_memories(
+    *,
+    actor: Any,
+    tenant: Tenant | str,
+    scope_key: str,
+    query: str,
+    top_k: int = 10,
+    memory_types: Iterable[str] | None = None,
+    categories: Iterable[int] | None = None,
+    query_embedding: Sequence[float] | None = None,
+    embedding_model: str = "",
+) -> list["RecallHit"]:
+    """The top_k memories of one scope for a query, each with its score components.
+
+    Raises ScopeNotFound when the scope is unknown or not readable by the actor. The
+    accesses are recorded after commit by one task (never an UPDATE per hit here).
+    """
+    scope = resolve_scope(actor=actor, tenant=tenant, scope_key=scope_key)
+    top_k = max(1, min(int(top_k), MAX_TOP_K))
+    now = timezone.now()
+    terms = query_terms(query or "")
+    use_embedding = bool(query_embedding) and bool(embedding_model)
+    candidates = select_candidates(
+        scope=scope,
+        terms=terms,
+        now=now,
+        memory_types=memory_types,
+        categories=categories,
+        # Embeddings can match without shared words: consider as many items as we may.
+        minimum=CANDIDATE_LIMIT if use_embedding else top_k,
+        with_embeddings=use_embedding,
+    )
+    hits = rank(
+        candidates,
+        tenant=scope.tenant,
+        terms=terms,
+        now=now,
+        query_embedding=list(query_embedding) if use_embedding else None,
+        embedding_model=embedding_model,
+    )[:top_k]
+    if hits:
+        enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)
+    return hits
+
+
+def rank(
+    candidates: Iterable[MemoryItem],
+    *,
+    tenant: Tenant,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    query_embedding: Sequence[float] | None = None,
+    embedding_model: str = "",
+) -> list[RecallHit]:
+    """Score candidates α·similarity + β·recency + γ·S(t), best first."""
+    alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
+    hits = []
+    for item in candidates:
+        similarity, source = None, "lexical"
+        if query_embedding is not None and item.embedding_model == embedding_model:
+            vector = decode_embedding(item.embedding)
+            similarity = cosine_similarity(query_embedding, vector) if vector else None
+            if similarity is not None:
+                similarity, source = max(similarity, 0.0), "embedding"
+        if similarity is None:
+            similarity = lexical_similarity(terms, item.text)
+        fresh = recency(last_access_at=item.last_access_at, now=now)
+        decayed = effective_score(
+            importance=item.importance,
+            half_life_days=item.half_life_days,
+            last_access_at=item.last_access_at,
+            now=now,
+        )
+        score = alpha * similarity + beta * fresh + gamma * decayed
+        hits.append(RecallHit(item, score, similarity, fresh, decayed, source))
+    hits.sort(key=lambda hit: (-hit.score, -hit.similarity, str(hit.item.pk)))
+    return hits
+
+
+def enqueue_access_recording(
+    *, hits: Sequence[RecallHit], scope: Scope, actor: Any, accessed_at: datetime
+) -> None:
+    """Record the hits' accesses after the surrounding transaction commits, in one task."""
+    from apps.memory.tasks import record_recall_accesses_task
+
+    item_ids = [str(hit.item.pk) for hit in hits]
+    actor_id = getattr(actor, "pk", None)
+    transaction.on_commit(
+        lambda: record_recall_accesses_task.delay(
+            item_ids,
+            accessed_at.isoformat(),
+            tenant_id=scope.tenant_id,
+            scope_id=scope.pk,
+            actor_id=actor_id,
+        )
+    )
+
+
+class _DaysAsDuration(Func):
+    """A number of days (float expression) as a duration the database can add to a time."""
+
+    output_field = DurationField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"(({sql}) * INTERVAL '1 day')", params
+
+    def as_sql(self, compiler, connection, **extra_context):
+        # Elsewhere durations are stored as integer microseconds.
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"CAST(({sql}) * 86400000000 AS INTEGER)", params
+
+
+def reinforcement_updates(*, accessed_at: datetime, threshold: float) -> dict[str, Any]:
+    """The UPDATE … SET expressions for one recall hit, as SQL.
+
+    Mirrors apps.memory.scoring: importance = reinforce(importance) = 1 − (1 − S0)·(1 − step),
+    archive_due_at = compute_archive_due_at(...) = accessed_at + T½ · log2(S0' / θ) days
+    (or accessed_at when S0' ≤ θ). Both read the row's old values, as SQL SET does.
+    """
+    new_importance = ExpressionWrapper(
+        Value(1.0) - (Value(1.0) - F("importance")) * Value(1.0 - REINFORCEMENT_STEP),
+        output_field=FloatField(),
+    )
+    days_until_due = ExpressionWrapper(
+        F("half_life_days") * Ln(new_importance / Value(threshold)) / Value(math.log(2)),
+        output_field=FloatField(),
+    )
+    accessed = Value(accessed_at, output_field=DateTimeField())
+    return {
+        "last_access_at": accessed,
+        "access_count": F("access_count") + 1,
+        "importance": new_importance,
+        "archive_due_at": Case(
+            When(
+                GreaterThan(new_importance, Value(threshold)),
+                then=ExpressionWrapper(
+                    accessed + _DaysAsDuration(days_until_due), output_field=DateTimeField()
+                ),
+            ),
+            default=accessed,
+            output_field=DateTimeField(),
+        ),
+    }
+
+
+def record_recall_accesses(
+    *,
+    item_ids: Sequence[str],
+    accessed_at: datetime,
+    tenant_id: int,
+    scope_id: int,
+    actor: Any,
+) -> int:
+    """Reinforce every recalled item with ONE set-based UPDATE and audit the counts."""
+    with transaction.atomic():
+        threshold = Tenant.objects.values_list("archive_threshold", flat=True).get(pk=tenant_id)
+        updated = MemoryItem.objects.filter(
+            pk__in=list(item_ids),
+            tenant_id=tenant_id,
+            scope_id=scope_id,
+            status=MemoryStatus.ACTIVE,
+        ).update(**reinforcement_updates(accessed_at=accessed_at, threshold=threshold))
+        record(
+            actor=actor,
+            action=Action.MEMORY_RECALLED,
+            target_type="memory.scope",
+            target_id=str(scope_id),
+            tenant=tenant_id,
+            scope=scope_id,
+            data={"hits": len(item_ids), "updated": updated},
+        )
+    return updated
