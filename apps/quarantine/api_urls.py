@@ -1,3 +1,13 @@
-from django.urls import path  # noqa: F401
+"""Routes of the quarantine API under /api/v1/quarantine/."""
 
-urlpatterns: list = []
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from apps.quarantine.api import QuarantineEntryViewSet
+
+app_name = "quarantine-api"
+
+router = SimpleRouter()
+router.register("quarantine", QuarantineEntryViewSet, basename="quarantine")
+
+urlpatterns = [path("", include(router.urls))]
