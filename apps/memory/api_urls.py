@@ -4,6 +4,7 @@ from django.urls import include, path
 from rest_framework.routers import SimpleRouter
 
 from apps.memory.api.memories import MemoryViewSet
+from apps.memory.api.recall import RecallView
 
 app_name = "memory-api"
 
@@ -12,4 +13,5 @@ router.register("memories", MemoryViewSet, basename="memory")
 
 urlpatterns = [
     path("", include(router.urls)),
+    path("recall/", RecallView.as_view(), name="recall"),
 ]

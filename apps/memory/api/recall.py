@@ -1,0 +1,125 @@
+"""`POST /api/v1/recall/`: the best memories of one scope for a query, with explained scores.
+
+Thin: the request is validated here, everything else is apps.memory.recall. A scope
+that is unknown or outside the caller's grant answers 404 (never 403).
+"""
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.memory.api.memories import ErrorResponse
+from apps.memory.api.serializers import MemorySerializer
+from apps.memory.gate.stages import (
+    MAX_EMBEDDING_DIMENSIONS,
+    FiniteFloatField,
+    NoNulCharField,
+    parse_scope_key,
+)
+from apps.memory.models import MemoryType
+from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
+
+MAX_QUERY_CHARS = 2000
+
+
+class RecallRequest(serializers.Serializer):
+    """The body of `POST /api/v1/recall/` (CONTRACT "REST API")."""
+
+    tenant = NoNulCharField(max_length=64, help_text="Tenant slug.")
+    scope = NoNulCharField(max_length=220, help_text="Scope key `kind:external_id`.")
+    query = NoNulCharField(max_length=MAX_QUERY_CHARS, allow_blank=True, trim_whitespace=False)
+    top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, default=10)
+    memory_types = serializers.ListField(
+        child=serializers.ChoiceField(choices=MemoryType.choices), required=False, max_length=4
+    )
+    categories = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=99), required=False, max_length=100
+    )
+    query_embedding = serializers.ListField(
+        child=FiniteFloatField(),
+        required=False,
+        allow_null=True,
+        min_length=1,
+        max_length=MAX_EMBEDDING_DIMENSIONS,
+        help_text="The client's embedding of the query; compared with items of the same model.",
+    )
+    embedding_model = NoNulCharField(max_length=100, required=False, allow_blank=True, default="")
+
+    def validate_scope(self, value: str) -> str:
+        parse_scope_key(value)
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        if attrs.get("query_embedding") and not attrs.get("embedding_model"):
+            raise serializers.ValidationError(
+                {"embedding_model": ["Required when a query embedding is given."]}
+            )
+        if not attrs["query"].strip() and not attrs.get("query_embedding"):
+            raise serializers.ValidationError({"query": ["Give a query or a query embedding."]})
+        return attrs
+
+
+class ScoreComponentsSerializer(serializers.Serializer):
+    similarity = serializers.FloatField(help_text="Cosine (same embedding model) or lexical.")
+    recency = serializers.FloatField(help_text="0.5 ^ (days since last access / 7).")
+    importance = serializers.FloatField(help_text="S(t): importance decayed since last access.")
+
+
+class RecallResultSerializer(serializers.Serializer):
+    memory = MemorySerializer()
+    score = serializers.FloatField(help_text="α·similarity + β·recency + γ·importance.")
+    components = ScoreComponentsSerializer()
+    matched_by = serializers.ChoiceField(choices=["embedding", "lexical"])
+
+
+class RecallResponseSerializer(serializers.Serializer):
+    results = RecallResultSerializer(many=True)
+
+
+class RecallView(APIView):
+    """Recall memories of one scope, ranked, each with the components of its score."""
+
+    @extend_schema(
+        operation_id="recall",
+        request=RecallRequest,
+        responses={
+            200: RecallResponseSerializer,
+            400: OpenApiResponse(ErrorResponse, description="Bad input"),
+            401: OpenApiResponse(ErrorResponse, description="Not authenticated"),
+            404: OpenApiResponse(ErrorResponse, description="Unknown or not permitted scope"),
+            413: OpenApiResponse(ErrorResponse, description="Request too large"),
+            429: OpenApiResponse(ErrorResponse, description="Throttled; see Retry-After"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        params = RecallRequest(data=request.data)
+        params.is_valid(raise_exception=True)
+        data = params.validated_data
+        try:
+            hits = recall_memories(
+                actor=request.user,
+                tenant=data["tenant"],
+                scope_key=data["scope"],
+                query=data["query"],
+                top_k=data["top_k"],
+                memory_types=data.get("memory_types"),
+                categories=data.get("categories"),
+                query_embedding=data.get("query_embedding"),
+                embedding_model=data.get("embedding_model", ""),
+            )
+        except ScopeNotFound as exc:
+            raise exceptions.NotFound() from exc
+        context = {"now": timezone.now(), "request": request}
+        results = [
+            {
+                "memory": MemorySerializer(hit.item, context=context).data,
+                "score": hit.score,
+                "components": hit.components,
+                "matched_by": hit.similarity_source,
+            }
+            for hit in hits
+        ]
+        return Response({"results": results})
