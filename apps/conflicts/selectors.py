@@ -6,6 +6,7 @@ anything else is simply absent (404), never forbidden.
 
 import base64
 import binascii
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -103,8 +104,9 @@ def decode_cursor(cursor: str) -> tuple[datetime, int] | None:
         return None
 
 
-def queue_page(queryset: QuerySet[Conflict], *, after: str = "", size: int = PAGE_SIZE):
+def queue_page(queryset: QuerySet[Conflict], *, after: str = "", size: int | None = None):
     """Rows after the cursor, oldest first; fetches size+1 rows to know if more exist."""
+    size = size or PAGE_SIZE
     position = decode_cursor(after)
     if position is not None:
         created_at, pk = position
@@ -144,6 +146,7 @@ class ConflictReview:
     old: SideView
     new: SideView
     diff: list[DiffEntry]
+    merge_seed: str = ""
 
 
 def conflict_review(conflict: Conflict) -> ConflictReview:
@@ -173,4 +176,7 @@ def conflict_review(conflict: Conflict) -> ConflictReview:
         new.item.content if new.item else {},
         include_same=True,
     )
-    return ConflictReview(conflict=conflict, old=old, new=new, diff=diff)
+    # The merge editor starts from the old content overlaid with the new.
+    seed = {**(old.item.content if old.item else {}), **(new.item.content if new.item else {})}
+    merge_seed = json.dumps(seed, indent=2, ensure_ascii=False)
+    return ConflictReview(conflict=conflict, old=old, new=new, diff=diff, merge_seed=merge_seed)
