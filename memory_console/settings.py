@@ -223,6 +223,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One schema name per domain choice set, whichever serializer uses it.
+    "ENUM_NAME_OVERRIDES": {
+        "MemoryTypeEnum": "apps.memory.models.MemoryType",
+        "MemoryStatusEnum": "apps.memory.models.MemoryStatus",
+        "SourceKindEnum": "apps.memory.models.SourceKind",
+    },
 }
 
 # Celery: JSON only; with no broker configured, tasks run eagerly in-process.

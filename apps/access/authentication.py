@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from django.db.models import Q
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from apps.access.models import AgentAPIKey
@@ -54,3 +55,18 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request) -> str:
         return KEYWORD
+
+
+class AgentAPIKeySchemaExtension(OpenApiAuthenticationExtension):
+    """Describe the Api-Key header in the OpenAPI schema (drf-spectacular)."""
+
+    target_class = "apps.access.authentication.AgentAPIKeyAuthentication"
+    name = "ApiKeyAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": 'Send "Api-Key <key>" (from `manage.py create_api_key`).',
+        }
