@@ -1,0 +1,73 @@
+"""Detection-quality measurement over the labelled corpus (shared by the benchmark and
+the quality test, so both report the same figures the same way)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apps.quarantine.detectors import assess, is_suspicious
+
+CORPUS_PATH = Path(__file__).resolve().parents[3] / "bench" / "data" / "injection_corpus.jsonl"
+DEFAULT_SOURCE_KIND = "explicit_statement"
+
+
+@dataclass
+class Confusion:
+    """Counts of a binary classification; malicious is the positive class."""
+
+    true_positive: int = 0
+    false_positive: int = 0
+    true_negative: int = 0
+    false_negative: int = 0
+    misses: list[dict] = field(default_factory=list)
+    false_alarms: list[dict] = field(default_factory=list)
+
+    @property
+    def precision(self) -> float:
+        flagged = self.true_positive + self.false_positive
+        return self.true_positive / flagged if flagged else 1.0
+
+    @property
+    def recall(self) -> float:
+        malicious = self.true_positive + self.false_negative
+        return self.true_positive / malicious if malicious else 1.0
+
+    @property
+    def false_positive_rate(self) -> float:
+        benign = self.false_positive + self.true_negative
+        return self.false_positive / benign if benign else 0.0
+
+    @property
+    def total(self) -> int:
+        return self.true_positive + self.false_positive + self.true_negative + self.false_negative
+
+
+def load_corpus(path: Path = CORPUS_PATH) -> list[dict]:
+    """Read the JSON-lines corpus: {text, label, lang, category?, source_kind?, split?}."""
+    with path.open(encoding="utf-8") as corpus:
+        return [json.loads(line) for line in corpus if line.strip()]
+
+
+def measure(rows: Iterable[dict], *, force_source_kind: str | None = None) -> Confusion:
+    """Classify every row with assess()/is_suspicious() and count the outcomes."""
+    confusion = Confusion()
+    for row in rows:
+        source_kind = force_source_kind or row.get("source_kind", DEFAULT_SOURCE_KIND)
+        assessment = assess(row["text"], source_kind=source_kind)
+        flagged = is_suspicious(assessment)
+        outcome = {**row, "score": assessment.score, "reasons": assessment.reasons()}
+        if row["label"] == "malicious":
+            if flagged:
+                confusion.true_positive += 1
+            else:
+                confusion.false_negative += 1
+                confusion.misses.append(outcome)
+        elif flagged:
+            confusion.false_positive += 1
+            confusion.false_alarms.append(outcome)
+        else:
+            confusion.true_negative += 1
+    return confusion
