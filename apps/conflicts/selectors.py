@@ -24,8 +24,8 @@ from apps.memory.scoring import effective_score
 REVIEW_PERM = "review_memories"
 PAGE_SIZE = 50
 NAV_COUNT_CAP = 999
-# Columns the queue never shows; heavy on big items.
-_ITEM_HEAVY = ("embedding", "sealed_content", "content")
+# Columns the queue never shows (binary or ciphertext).
+_ITEM_HEAVY = ("embedding", "sealed_content")
 
 
 def conflicts_visible_to(user, perm: str = REVIEW_PERM) -> QuerySet[Conflict]:
