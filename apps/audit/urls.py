@@ -1,4 +1,11 @@
-from django.urls import path  # noqa: F401
+"""Console pages of the audit log under /audit/."""
+
+from django.urls import path
+
+from apps.audit import views
 
 app_name = "audit"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.AuditListView.as_view(), name="list"),
+    path("export.csv", views.AuditExportView.as_view(), name="export"),
+]
