@@ -269,6 +269,7 @@ MEMORY_CONSOLE_CORROBORATION_WRITES = env_int("MEMORY_CONSOLE_CORROBORATION_WRIT
 MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {}
 MEMORY_CONSOLE_NAV_COUNTS["conflicts:list"] = "apps.conflicts.selectors.open_count_for"
 MEMORY_CONSOLE_NAV_COUNTS["quarantine:queue"] = "apps.quarantine.selectors.pending_count_for"
+MEMORY_CONSOLE_NAV_COUNTS["audit:list"] = "apps.audit.selectors.broken_chain_alert_for"
 
 LOGGING = {
     "version": 1,
