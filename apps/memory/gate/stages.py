@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework import serializers
 
+from apps.access.selectors import filter_by_grant
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory.content import content_hash
@@ -29,7 +30,7 @@ from apps.memory.models import (
     Tenant,
 )
 from apps.memory.scoring import default_half_life, reinforce
-from apps.memory.selectors import scopes_visible_to, user_has_perm_on
+from apps.memory.selectors import scopes_visible_to
 
 MAX_EMBEDDING_DIMENSIONS = 4096
 MAX_HALF_LIFE_DAYS = 36_500.0
@@ -150,24 +151,30 @@ def pack_embedding(vector: list[float]) -> bytes:
 
 def resolve_writable_scope(*, actor, tenant_slug: str, scope_key: str, subject: str) -> Scope:
     """The scope to write into, created on first write; 404-style refusal when the tenant
-    is unknown or the caller may not write there (never revealing which)."""
+    is unknown or the caller may not write there (never revealing which).
+
+    The common case (an existing scope the caller may write) costs one query: the
+    lookup itself runs through the grant filter.
+    """
     kind, external_id = parse_scope_key(scope_key)
-    tenant = Tenant.objects.filter(slug=tenant_slug).first()
-    if tenant is None:
-        raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
-    scope = Scope.objects.filter(tenant=tenant, kind=kind, external_id=external_id).first()
+    writable = scopes_visible_to(actor, "write_memories").select_related("tenant")
+    scope = writable.filter(tenant__slug=tenant_slug, kind=kind, external_id=external_id).first()
     if scope is not None:
-        if not scopes_visible_to(actor, "write_memories").filter(pk=scope.pk).exists():
-            raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
-        scope.tenant = tenant
         return scope
-    # A new scope needs a grant on the whole tenant.
-    if not user_has_perm_on(actor, "write_memories", tenant=tenant):
+    # Not writable or not there yet: a new scope needs a grant on the whole tenant.
+    tenant = filter_by_grant(
+        Tenant.objects.filter(slug=tenant_slug),
+        actor,
+        "write_memories",
+        tenant_field="pk",
+        scope_field=None,
+    ).first()
+    if tenant is None:
         raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
     if not subject and kind == ScopeKind.USER:
         subject = external_id
     try:
-        with transaction.atomic():  # savepoint: a concurrent first write may win the insert
+        with transaction.atomic():  # savepoint: the scope may exist (ungranted) or race us
             scope = Scope.objects.create(
                 tenant=tenant, kind=kind, external_id=external_id, subject=subject
             )
@@ -180,6 +187,7 @@ def resolve_writable_scope(*, actor, tenant_slug: str, scope_key: str, subject: 
                 data={"kind": kind},
             )
     except IntegrityError:
+        # It exists: a tenant-wide grant covers it, so it is writable after all.
         scope = Scope.objects.get(tenant=tenant, kind=kind, external_id=external_id)
     scope.tenant = tenant
     return scope
