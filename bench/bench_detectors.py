@@ -48,14 +48,20 @@ def kibibyte_texts(rows: list[dict], lang: str | None, count: int) -> list[str]:
     return texts
 
 
-def throughput(texts: list[str], source_kind: str = "tool") -> float:
-    """Texts per second through assess() in this (single-threaded) process."""
-    for text in texts[:50]:  # warm caches (compiled patterns, fold table)
+def throughput(texts: list[str], source_kind: str = "tool") -> tuple[float, float]:
+    """Texts per CPU-second and per wall-second through assess() on one thread.
+
+    CPU time is the one-core figure: the machine is shared, and wall time also counts the
+    time the process waited for a core.
+    """
+    for text in texts[:50]:  # warm caches (compiled patterns, fold table, trigger index)
         assess(text, source_kind=source_kind)
-    started = time.perf_counter()
+    cpu_started, wall_started = time.process_time(), time.perf_counter()
     for text in texts:
         assess(text, source_kind=source_kind)
-    return len(texts) / (time.perf_counter() - started)
+    cpu = time.process_time() - cpu_started
+    wall = time.perf_counter() - wall_started
+    return len(texts) / cpu, len(texts) / wall
 
 
 def print_quality(rows: list[dict], verbose: bool) -> None:
@@ -121,10 +127,18 @@ def main() -> None:
     print_quality(rows, args.verbose)
     print(f"\nThroughput, 1 KiB texts, one core ({args.texts} texts per run):")
     for lang, label in ((None, "mixed"), ("en", "en"), ("zh", "zh")):
-        rate = throughput(kibibyte_texts(rows, lang, args.texts))
-        print(f"  {label:6} {rate:>9,.0f} texts/s")
+        per_cpu_second, per_wall_second = throughput(kibibyte_texts(rows, lang, args.texts))
+        print(
+            f"  {label:6} {per_cpu_second:>9,.0f} texts/s of CPU "
+            f"({per_wall_second:,.0f} texts/s wall clock)"
+        )
         suffix = "" if label == "mixed" else f"_{label}"
-        result(f"detector_throughput_1kib{suffix}", rate, "texts/s", f">= {THROUGHPUT_TARGET}")
+        result(
+            f"detector_throughput_1kib{suffix}",
+            per_cpu_second,
+            "texts/s",
+            f">= {THROUGHPUT_TARGET}",
+        )
 
 
 if __name__ == "__main__":

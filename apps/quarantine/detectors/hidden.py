@@ -28,17 +28,18 @@ _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX = re.compile(
     r"(?:\\x[0-9a-fA-F]{2}){6,}|(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){10,}(?![0-9a-fA-F])"
 )
-_URL_ENCODED = re.compile(r"\S*(?:%[0-9a-fA-F]{2}\S*){3,}")
+_URL_ENCODED = re.compile(r"[^\s%]*(?:%[0-9a-fA-F]{2}[^\s%]*){3,}")
 _HTML_ENTITIES = re.compile(r"(?:&#(?:x[0-9a-fA-F]+|\d+);?[^&\s]{0,3}){4,}")
 _UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}){4,}")
 # rot13 and reversed spellings of the words injections cannot do without.
-_ROT13_CUES = re.compile(
-    r"\b(?:vtaber|vafgehpgvbaf?|qvfertneq|cerivbhf|flfgrz cebzcg|sbetrg|cnffjbeq|cevbevgl|"
-    r"serz abj ba|nqzvavfgengbe)\b"
-)
-_REVERSED_CUES = re.compile(
-    r"\b(?:erongi|snoitcurtsni|dragersid|suoiverp|tpmorp metsys|drowssap|no won morf)\b"
-)
+_ROT13_CUES = (
+    "vtaber", "vafgehpgvba", "qvfertneq", "cerivbhf", "flfgrz cebzcg", "sbetrg", "cnffjbeq",
+    "cevbevgl", "serz abj ba", "nqzvavfgengbe",
+)  # fmt: skip
+_REVERSED_CUES = (
+    "erongi", "snoitcurtsni", "dragersid", "suoiverp", "tpmorp metsys", "drowssap",
+    "no won morf",
+)  # fmt: skip
 _ASCII_RUN = re.compile(r"[ -~]{12,}")
 _TAG_RUN = re.compile(r"[\U000e0020-\U000e007e]{4,}")
 _SELECTOR_RUN = re.compile(r"[\ufe00-\ufe0f\U000e0100-\U000e01ef]{8,}")
@@ -132,11 +133,11 @@ class HiddenPayloadScanner:
             ("rot13", _ROT13_CUES, lambda s: codecs.decode(s, "rot13")),
             ("reversed", _REVERSED_CUES, lambda s: s[::-1]),
         ):
-            cue = cues.search(folded)
-            if cue is None:
+            cue = next((folded.find(c) for c in cues if c in folded), -1)
+            if cue < 0:
                 continue
             for run in _ASCII_RUN.finditer(folded):
-                if run.start() <= cue.start() < run.end():
+                if run.start() <= cue < run.end():
                     start, end = normalised.to_original(run.start(), run.end())
                     yield encoding, start, end, decode(run.group())
 

@@ -100,82 +100,92 @@ class NormalisedText:
         return self.index[start], self.index[end - 1] + 1
 
 
-_ASCII_WHITESPACE_RUN = re.compile(r"[\t\n\r\x0b\x0c]|\s{2,}")
-_WHITESPACE_RUN = re.compile(r"\s+")
+_CJK_CLASS = "\u3040-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+_NEEDS_COLLAPSE = re.compile(rf"\s{{2,}}|[^\S ]|(?<=[{_CJK_CLASS}]) (?=[{_CJK_CLASS}])")
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
-def _normalise_ascii(text: str) -> NormalisedText:
-    """Fast path for ASCII: lower-case, collapse whitespace runs."""
-    lowered = text.lower()
-    if not _ASCII_WHITESPACE_RUN.search(text):
-        return NormalisedText(original=text, text=lowered)
+def _collapse_whitespace(
+    original: str, folded: str, base: list[int] | None = None, **facts
+) -> NormalisedText:
+    """Collapse whitespace runs of the folded text; `base` maps folded to original
+    offsets (None: identity) and the result maps collapsed offsets to original ones."""
+    if not _NEEDS_COLLAPSE.search(folded):  # most texts need no (further) offset map
+        return NormalisedText(original=original, text=folded, index=base, **facts)
     pieces: list[str] = []
     index: list[int] = []
     position = 0
-    for match in _WHITESPACE_RUN.finditer(lowered):
-        pieces.append(lowered[position : match.start()])
-        index.extend(range(position, match.start()))
-        pieces.append(" ")
-        index.append(match.start())
-        position = match.end()
-    pieces.append(lowered[position:])
-    index.extend(range(position, len(lowered)))
-    return NormalisedText(original=text, text="".join(pieces), index=index)
+    for match in _NEEDS_COLLAPSE.finditer(folded):  # only the runs that change
+        start, end = match.span()
+        pieces.append(folded[position:start])
+        index.extend(range(position, start) if base is None else base[position:start])
+        between_ideographs = (
+            start > 0 and end < len(folded) and is_cjk(folded[start - 1]) and is_cjk(folded[end])
+        )
+        if not between_ideographs:  # spaces inside "忽 略 规 则" are padding, not breaks
+            pieces.append(" ")
+            index.append(start if base is None else base[start])
+        position = end
+    pieces.append(folded[position:])
+    index.extend(range(position, len(folded)) if base is None else base[position:])
+    return NormalisedText(original=original, text="".join(pieces), index=index, **facts)
 
 
 def normalise(text: str) -> NormalisedText:
     """Fold `text` for matching and keep the offset map back to the original."""
     if text.isascii():
-        return _normalise_ascii(text)
-    out: list[str] = []
-    index: list[int] = []
+        return _collapse_whitespace(text, text.lower())
+    distinct = set(text)
+    table: dict[int, str | int] = dict(_ASCII_LOWER)
+    irregular: list[str] = []  # characters that fold to nothing or to several characters
+    for char in distinct:
+        if char.isascii():
+            continue
+        folded = "" if is_invisible(char) else fold_char(char)
+        table[ord(char)] = folded
+        if len(folded) != 1:
+            irregular.append(char)
+    mixed = _mixed_script_words(text, distinct)
+    if not irregular:
+        # Every character folds to exactly one: translate in C, offsets stay 1:1.
+        return _collapse_whitespace(text, text.translate(table), mixed_script_words=mixed)
+    pieces: list[str] = []
+    base: list[int] = []
     invisible: list[int] = []
     overrides: list[int] = []
-    pending_space = -1  # original offset of a whitespace run not yet emitted
-    for position, char in enumerate(text):
-        if char.isspace():
-            if pending_space < 0:
-                pending_space = position
-            continue
-        if is_invisible(char):
-            invisible.append(position)
+    position = 0
+    for match in re.finditer("[" + re.escape("".join(irregular)) + "]", text):
+        start = match.start()
+        pieces.append(text[position:start].translate(table))
+        base.extend(range(position, start))
+        char = match.group()
+        folded = table[ord(char)]
+        if not folded and is_invisible(char):
+            invisible.append(start)
             if char in BIDI_OVERRIDES:
-                overrides.append(position)
-            continue
-        folded = char if char.isascii() else fold_char(char)
-        if not folded:
-            continue
-        if pending_space >= 0:
-            # Spaces between ideographs are padding ("忽 略 规 则"), not word breaks.
-            if out and not (is_cjk(out[-1][-1]) and is_cjk(folded[0])):
-                out.append(" ")
-                index.append(pending_space)
-            pending_space = -1
-        if char.isascii():
-            out.append(char.lower())
-            index.append(position)
-        else:
-            for folded_char in folded:
-                out.append(folded_char)
-                index.append(position)
-    if pending_space >= 0 and out:
-        out.append(" ")
-        index.append(pending_space)
-    return NormalisedText(
-        original=text,
-        text="".join(out),
-        index=index,
+                overrides.append(start)
+        pieces.append(folded)
+        base.extend([start] * len(folded))
+        position = start + 1
+    pieces.append(text[position:].translate(table))
+    base.extend(range(position, len(text)))
+    return _collapse_whitespace(
+        text,
+        "".join(pieces),
+        base,
         invisible=tuple(invisible),
         bidi_overrides=tuple(overrides),
-        mixed_script_words=_mixed_script_words(text),
+        mixed_script_words=mixed,
     )
 
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def _mixed_script_words(text: str) -> tuple[tuple[int, int], ...]:
+def _mixed_script_words(text: str, distinct: set[str]) -> tuple[tuple[int, int], ...]:
     """Spans of words mixing Latin letters with Cyrillic/Greek look-alikes ("pаypal")."""
+    if not any(c.lower() in _CONFUSABLE_SCRIPTS for c in distinct if not c.isascii()):
+        return ()
     spans = []
     for match in _WORD.finditer(text):
         word = match.group().casefold()

@@ -33,7 +33,7 @@ class Category:
     HIDDEN_PAYLOAD = "hidden_payload"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity hash: rule tables key caches cheaply
 class Rule:
     """One pattern of one category; `reason` is content-free and shown to reviewers."""
 
@@ -42,10 +42,24 @@ class Rule:
     reason: str
     pattern: re.Pattern[str]
     negatable: bool = False
+    triggers: tuple[tuple[str, ...], ...] = ()
+    left_boundary: bool = False  # the match must start at a word boundary
 
 
-def _rule(category: str, weight: float, reason: str, pattern: str, *, negatable=False) -> Rule:
-    return Rule(category, weight, reason, re.compile(pattern), negatable)
+def _rule(
+    category: str, weight: float, reason: str, triggers: str, pattern: str, *, negatable=False
+) -> Rule:
+    """Build a rule. `triggers`: groups separated by " / ", each of space-separated
+    substrings ("_" stands for a space); any match contains one substring of every group,
+    so cheap `in` tests skip the regex on most texts."""
+    groups = tuple(
+        tuple(word.replace("_", " ") for word in group.split()) for group in triggers.split(" / ")
+    )
+    # A leading \b stops the regex engine from using its fast first-character scan (3-10x
+    # slower on 1 KiB); the engine (rules.match_rules) checks that boundary itself.
+    left_boundary = pattern.startswith(r"\b")
+    compiled = re.compile(pattern[2:] if left_boundary else pattern)
+    return Rule(category, weight, reason, compiled, negatable, groups, left_boundary)
 
 
 C = Category
@@ -106,245 +120,340 @@ _ZH_AGENT_RULES = (
 RULES: tuple[Rule, ...] = (
     # --- instruction override -------------------------------------------------------
     _rule(C.INSTRUCTION_OVERRIDE, 0.9, "Tells the agent to ignore its instructions",
+          "ignor disregard forget overrid bypass discard abandon neglect aside "
+          "throw drop skip overrule nullify erase wipe / instruction prompt "
+          "directive guideline guardrail programming restriction constraint "
+          "command rule polic context training orders directions",
           r"\b(?:ignore|disregard|forget|override|bypass|discard|abandon|neglect|set aside"
           r"|throw out|drop|skip|overrule|nullify|erase|wipe)\b"
           rf"(?:\s+{_FILLER})*?\s+{_OVERRIDE_MODIFIER}(?:\s+{_FILLER})*\s+"
           rf"(?:{_INSTRUCTION_NOUN}|{_RULE_NOUN}|context|training|orders|directions)\b"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.55, "Tells the agent to ignore rules",
+          "ignor disregard bypass overrid",
           r"\b(?:ignore|disregard|bypass|override)\s+(?:the\s+|these\s+|those\s+)?"
           rf"{_INSTRUCTION_NOUN}\b"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to forget what it was told",
+          "forget",
           r"\bforget\s+(?:about\s+)?(?:everything|all|anything|what(?:ever)?)\s+(?:that\s+)?"
           r"(?:you(?:'ve| have| were| had)?\s+(?:been\s+)?(?:were\s+)?(?:told|taught|learned|"
           r"know|instructed|given)|(?:written |said |stated )?(?:above|before|prior|previously|"
           r"so far|until now))"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to ignore everything above",
+          "ignor disregard",
           r"\b(?:ignore|disregard)\s+(?:everything|anything|all|whatever)\s+(?:that\s+)?"
           r"(?:above|before|else|prior|previously|(?:you )?(?:were|have been|was) told|written)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "Tells the agent to stop following its instructions",
+          "follow obey comply adhere listen respect apply / not never stop longer "
+          "cease / instruction rule guideline prompt polic restriction",
           r"\b(?:do not|don't|never|stop|no longer|cease to)\s+(?:follow|obey|comply with|"
           r"adhere to|listen to|respect|apply)(?:ing)?\s+(?:your|the system'?s?|the developer'?s?|"
           r"(?:the|any|your) (?:previous|prior|original|initial|safety|system|developer))\s+"
           r"(?:\w+\s+)?(?:instructions|rules|guidelines|prompt|policies|restrictions)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "Declares the agent's instructions void",
+          "void cancel revoked obsolete invalid no_longer overridden replaced "
+          "lifted suspended deprecated null / instruction rule guideline prompt "
+          "directive",
           r"\b(?:your|the|all|any)\s+(?:previous|prior|original|old|earlier|system|existing)\s+"
           r"(?:instructions|rules|guidelines|prompts?|directives)\s+(?:are|were|have been|is)\s+"
           r"(?:now\s+)?(?:void|cancell?ed|revoked|obsolete|invalid|"
           r"no longer (?:valid|apply|in effect)|overridden|replaced|lifted|suspended|"
           r"deprecated|null)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "Gives the agent a new task or role",
+          "your / new real actual true updated only",
           r"\byour\s+(?:new|real|actual|true|updated|only)\s+(?:instructions?|task|goal|"
           r"objective|role|purpose|mission|directive|priority|job)\s+(?:is|are|will be|:)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.45, "Announces replacement instructions",
+          "instruction",
           r"\b(?:new|updated|revised|real|actual|overriding|override|important)\s+"
           r"(?:system\s+)?instructions?\s*(?::|-|are\b|follow\b)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "Tells the agent to disable its safeguards",
+          "filter guardrail safeguard restriction safety limitation "
+          "content policy moderation alignment",
           r"\b(?:override|bypass|disable|turn off|deactivate|remove|lift|circumvent|switch off)\s+"
           r"(?:all\s+|any\s+)?(?:of\s+)?(?:your|its|the assistant's|the agent's|the model's)\s+"
           r"(?:\w+\s+)?(?:filters?|guardrails?|safeguards?|restrictions?|safety|limitations?|"
           r"content policy|moderation|alignment)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.9, "让智能体忽略之前的规则或指令",
+          "忽略 无视 忽视 漠视 理会 遵守 别管 丢弃 抛弃 抛开 "
+          "放弃 覆盖 绕过 跳过 忘记 忘掉 清除 清空 作废 推翻",
           r"(?:忽略|无视|忽视|漠视|不要理会|不用理会|别理会|不必理会|不要遵守|不必遵守|不用遵守|"
           r"停止遵守|别管|丢弃|抛弃|抛开|放弃|覆盖|绕过|跳过|忘记|忘掉|清除|清空|作废|推翻)"
           r"(?:掉)?(?:你|您|掉)?(?:的)?(?:之前|以前|先前|此前|上面|以上|上述|前面|原来|原有|"
           r"原先|原始|所有|全部|一切|系统|开发者|既有|现有|默认|已有|收到|被设定|被告知|得到)+"
           rf"(?:的)?(?:所有|全部|一切|任何)?(?:的)?(?:系统)?{_ZH_AGENT_RULES}"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "让智能体忘记被告知的一切",
+          "忘记 忘掉 清空 抹去",
           r"(?:忘记|忘掉|清空|抹去)(?:你|您)(?:之前|以前|此前)?(?:被告知|学到|知道|听到|记住|收到)?"
           r"(?:的)?(?:一切|所有内容|所有事情|所有东西|所有信息)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "让智能体忘记被告知的一切",
+          "忘记 忘掉 忽略 无视",
           r"(?:忘记|忘掉|忽略|无视)(?:之前|以前|此前|上面|以上)(?:被告知|说过|写|提到|收到)?的?"
           r"(?:一切|所有内容|所有东西|全部内容)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "给智能体设定新的任务或身份",
+          "的新 的真 的唯",
           r"(?:你|您)的(?:新|真正|真实|唯一)(?:的)?(?:指令|任务|目标|角色|身份|规则|使命)(?:是|为|如下|:)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.45, "宣布新的指令",
+          "指令",
           r"(?:新的?|最新|更新后的?|真正的)(?:系统)?指令(?:如下|是|:)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "让智能体不再遵守原有规则",
+          "遵守 遵循 服从 听从 执行 理会",
           r"(?:不要|不再|停止|无需|不必|不用)(?:再)?(?:遵守|遵循|服从|听从|执行|理会)(?:你|您)?"
           r"(?:的)?(?:之前|原来|原有|原先|系统|开发者|安全|所有)(?:的)?(?:规则|指令|设定|限制|准则|"
           r"要求|策略|提示)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "宣布原有指令作废",
+          "作废 失效 无效 取消 解除 不再有效",
           r"(?:之前|以前|原来|原有|原先|此前|系统)(?:的)?(?:所有|全部)?(?:的)?(?:指令|规则|设定|限制)"
           r"(?:全部|都|均|已经?|现在)*(?:作废|失效|无效|取消|被取消|解除|不再有效)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "让智能体解除安全限制",
+          "解除 关闭 绕过 取消 去掉 移除 突破",
           r"(?:解除|关闭|绕过|取消|去掉|移除|突破)(?:你|您)的?(?:所有)?(?:的)?(?:安全)?"
           r"(?:限制|过滤|审查|防护|约束|护栏)"),
     # --- memory-priority manipulation ------------------------------------------------
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
+          "priority importance precedence weight rank / highest top maximum max "
+          "absolute utmost overriding supreme ultimate first",
           r"\b(?:remember|memori[sz]e|memory|memories|store|save|record|keep|write|commit|pin|"
           r"persist|retain|insert|add|log)\b(?:\s+\S+){0,8}?\s+(?:with|at|as|in|of|using)\s+"
           r"(?:the\s+|a\s+|an\s+)?(?:highest|top|maximum|max|absolute|utmost|overriding|supreme|"
           r"ultimate|first)(?:\s+possible)?[\s-]+(?:priority|importance|precedence|weight|rank)"),
     _rule(C.MEMORY_PRIORITY, 0.6, "Asks for the memory to be kept permanently",
+          "permanently forever indefinitely for_ever for_all_time eternally",
           r"\b(?:remember|memori[sz]e|store|keep|retain|save)\s+(?:this|it|the following|these"
           r"|that)(?:\s+\w+)?\s+(?:permanently|forever|indefinitely|for ever|for all time|"
           r"eternally)"),
     _rule(C.MEMORY_PRIORITY, 0.75, "Claims precedence over other memories or instructions",
+          "above_all",
           r"\babove all (?:other|previous|existing)\s+(?:memories|instructions|facts|rules|notes|"
           r"entries|context)"),
     _rule(C.MEMORY_PRIORITY, 0.8, "Claims to override other memories or instructions",
+          "overrides supersedes precedence outranks priority_over "
+          "must_override replaces trumps overrules beats",
           r"\b(?:this|the following|the above|these)\s+(?:memory|memories|instructions?|fact|note|"
           r"rule|entry|information|message)\s+(?:overrides|supersedes|takes precedence over|"
           r"outranks|has priority over|must override|replaces|trumps|overrules|beats)\s+"
           r"(?:all|any|every|other|everything|previous|conflicting|existing)"),
     _rule(C.MEMORY_PRIORITY, 0.65, "Forbids deleting or updating the memory",
+          "no_matter even_if regardless circumstance whatever whoever / forget "
+          "delete remove expire archive overwrite update drop erase modify "
+          "correct",
           r"\b(?:never|do not|don't|must not)\s+(?:ever\s+)?(?:forget|delete|remove|expire|archive|"
           r"overwrite|update|drop|erase|modify|correct)\s+(?:this|it)(?:\s+(?:memory|instruction|"
           r"rule|entry|note|fact))?(?:\s*,)?\s+(?:no matter what|even if|regardless|under any "
           r"circumstances?|whatever (?:happens|anyone says)|whoever asks)"),
     _rule(C.MEMORY_PRIORITY, 0.65, "Asks for the memory to be marked permanent or core",
+          "_as_ / permanent pinned immutable core system highest top non-expiring "
+          "undeletable protected authoritative ground",
           r"\b(?:treat|mark|tag|flag|classify|keep|store|save|set)\s+(?:this|it|the following)\s+"
           r"as\s+(?:a\s+|an\s+)?(?:permanent|pinned|immutable|core|system[- ]level|highest[- ]"
           r"priority|top[- ]priority|non-expiring|undeletable|protected|authoritative|"
           r"ground[- ]truth)\s*(?:memory|instruction|rule|fact|entry|truth)?"),
     _rule(C.MEMORY_PRIORITY, 0.35, "Asks to be written into the agent's memory",
+          "memory / store save write inject insert add commit put plant burn",
           r"\b(?:store|save|write|inject|insert|add|commit|put|plant|burn)\s+(?:this|the following|"
           r"it|these)\s+(?:\w+\s+)?(?:in|into|to)\s+(?:your|the agent's|the assistant's)\s+"
           r"(?:long[- ]term\s+|permanent\s+|core\s+|persistent\s+)?memory"),
     _rule(C.MEMORY_PRIORITY, 0.8, "要求以最高优先级存入记忆",
+          "优先 权重 重要性 级别 重要度 / "
+          "存入 存储 保存 记住 写入 记录 记忆 存到 放入 存进 记下 储存 收录",
           r"(?:以|用|按|按照|作为|设为|设置为)?(?:最高|最优先|第一|首要|顶级)(?:的)?"
           r"(?:优先级|优先度|权重|重要性|级别|重要度)(?:的)?(?:存入|存储|保存|记住|写入|记录|"
           r"记忆|存到|放入|存进|记下|储存|收录)"),
     _rule(C.MEMORY_PRIORITY, 0.8, "要求以最高优先级存入记忆",
+          "最高 最优先 首要 第一 / 存入 存储 保存 记住 写入 记录 存到 存进 放入 记下 储存",
           r"(?:存入|存储|保存|记住|写入|记录|存到|存进|放入|记下|储存)(?:你|您)?(?:的)?"
           r"(?:长期)?(?:记忆|记忆库)?.{0,12}?(?:最高|最优先|首要|第一)(?:的)?(?:优先级|优先|权重|"
           r"重要性)"),
     _rule(C.MEMORY_PRIORITY, 0.4, "要求永久保存记忆",
+          "永久 永远 一直",
           r"(?:永久|永远|永久性地?|一直)(?:地)?(?:记住|保存|保留|存储|记忆|写入|记下)"),
     _rule(C.MEMORY_PRIORITY, 0.55, "禁止删除或修改这条记忆",
+          "不要 不得 不能 禁止 不许 不准 / 这条 此条 这段 该 本条",
           r"(?:永远|永久|任何情况下都?|无论如何都?)?(?:不要|不得|不能|禁止|不许|不准)(?:删除|忘记|"
           r"遗忘|清除|覆盖|修改|更新|归档)(?:这条|此条|这段|该条?|本条)(?:记忆|指令|规则|内容|信息)?"),
     _rule(C.MEMORY_PRIORITY, 0.8, "声称优先于其他记忆或指令",
+          "优先于 覆盖 凌驾于 高于 取代 压倒",
           r"(?:这条|此条|本条|以下|上述|该)(?:记忆|指令|规则|内容|信息|消息)(?:的优先级)?"
           r"(?:优先于|覆盖|凌驾于|高于|取代|压倒)(?:其他|所有|一切|任何|之前)"),
     _rule(C.MEMORY_PRIORITY, 0.75, "声称优先于其他记忆或指令",
+          "优先于 凌驾于 高于 覆盖",
           r"(?:优先于|凌驾于|高于|覆盖)(?:其他|所有|一切|任何|已有)(?:的)?(?:记忆|指令|规则|设定)"),
     _rule(C.MEMORY_PRIORITY, 0.35, "要求写入智能体的记忆",
+          "你的 您的 / 记忆",
           r"(?:存入|写入|植入|注入|加入|存进|存到)(?:你|您)的(?:长期|永久|核心)?(?:记忆|记忆库)"),
     # --- persistent behaviour change ------------------------------------------------
     _rule(C.PERSISTENT_BEHAVIOUR, 0.25, "Binds future behaviour ('from now on')",
+          "from_now_on from_this_point henceforth hereafter "
+          "going_forward from_today starting_now until_told",
           r"\b(?:from now on|from this point (?:on|forward)|henceforth|hereafter|going forward|"
           r"from today on|starting now|until told otherwise)\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.3, "Binds behaviour in all future sessions",
+          "future subsequent upcoming later following other / all every any each",
           r"\b(?:in|for|during|across)\s+(?:all|every|any|each)\s+(?:future|subsequent|upcoming|"
           r"later|following|other)\s+(?:conversations?|sessions?|tasks?|chats?|interactions?|"
           r"responses?|replies|requests?|orders?|runs?|users?|turns?|queries)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks for covert behaviour hidden from the user",
+          "without w/o",
           r"\b(?:without|w/o)\s+(?:ever\s+)?(?:telling|informing|notifying|asking|alerting|"
           r"letting|warning|showing)\s+(?:the\s+)?(?:user|customer|owner|them|anyone|admins?|"
           r"operators?|humans?)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks for covert behaviour hidden from the user",
+          "tell inform mention reveal disclose notify alert let / user customer "
+          "owner operator admin human / not never don't",
           r"\b(?:do not|don't|never|must not)\s+(?:ever\s+)?(?:tell|inform|mention (?:this|it) to|"
           r"reveal (?:this|it) to|disclose (?:this|it) to|notify|alert|let)\s+(?:the\s+)?"
           r"(?:user|customer|owner|operator|admin|human)s?\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks for secret actions",
+          "secretly silently covertly quietly discreetly invisibly",
           r"\b(?:secretly|silently|covertly|quietly|discreetly|invisibly)\s+(?:\w+\s+)?(?:send|"
           r"forward|copy|add|include|bcc|cc|redirect|change|replace|insert|append|upload|log|"
           r"record|execute|run|route|transfer)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Overrides what the user asks",
+          "regardless no_matter irrespective even_if",
           r"\b(?:regardless of|no matter|irrespective of|even if)\s+(?:what\s+)?(?:the\s+)?"
           r"(?:users?|customers?|owner|anyone|they|he|she)\s+(?:says?|asks?|wants?|requests?|"
           r"instructs?|tells? you|prefers?|objects?)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.4, "Steers what every user is told",
+          "tell inform recommend suggest say reply respond advise direct redirect "
+          "send route refer / user customer client visitor people caller shopper",
           r"\b(?:tell|inform|recommend|suggest|say to|reply to|respond to|advise|direct|redirect|"
           r"send|route|refer)\s+(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:users?|customers?"
           r"|clients?|visitors?|people|callers?|shoppers?)\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.25, "约束以后的行为（从现在开始）",
+          "从现在 从今 从此 今后 此后 往后 以后",
           r"(?:从现在开始|从现在起|从今以后|从今天起|从此以后|从此|今后|此后|往后|以后)(?:,|，)?"
           r"(?:你)?(?:所有|每次|每个|每一|一律|都|必须|总是|永远|一直|务必|全部)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "约束以后所有任务或对话",
+          "以后 今后 之后 未来 此后 往后",
           r"(?:以后|今后|之后|未来|此后|往后)(?:的)?(?:所有|全部|每个|每一个|每次)(?:的)?"
           r"(?:任务|对话|会话|回复|请求|订单|操作|交互|用户|回答)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "要求对用户隐瞒",
+          "告诉 通知 提醒 告知 让 提示 / 不要 别 不必 无需 切勿 不得 不能",
           r"(?:不要|别|不必|无需|切勿|不得|不能|千万别)(?:告诉|通知|提醒|告知|让|提示)(?:用户|客户|"
           r"对方|主人|管理员|任何人|顾客)(?:知道|察觉|发现)?"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "要求秘密执行操作",
+          "悄悄 偷偷 暗中 静默 秘密 私下 默默",
           r"(?:悄悄|偷偷|暗中|静默|秘密|私下|默默)(?:地)?(?:把|将|发送|转发|抄送|执行|修改|添加|"
           r"上传|记录|转账|替换)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "无视用户的要求",
+          "无论 不管 不论",
           r"(?:无论|不管|不论)(?:用户|客户|对方|任何人|谁)(?:说什么|怎么说|如何要求|怎么要求|"
           r"要求什么|提出什么|反对|怎么问)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.4, "引导所有用户",
+          "所有 每个 每一位 每位 任何 / 用户 客户 顾客 来访者",
           r"(?:对|向|给|告诉)(?:所有|每个|每一位|每位|任何)(?:的)?(?:用户|客户|顾客|来访者)"
           r"(?:都)?(?:说|推荐|回复|声称|表示|介绍|发送)"),
     # --- system / role impersonation -------------------------------------------------
     _rule(C.ROLE_IMPERSONATION, 0.45, "Impersonates a system or developer message",
+          "system developer admin root assistant / :",
           r"(?<![\w-])(?<!operating )(?<!file )(?<!build )(?<!ticket )(?<!booking )"
           r"(?:system|system prompt|system message|system note|system override|developer message"
           r"|developer note|admin message|admin override|root|assistant)\s*:"),
     _rule(C.ROLE_IMPERSONATION, 0.85, "Contains chat-template control tokens",
+          "[ << <| ##",
           r"\[\s*/?\s*(?:system|sys|admin|developer|inst|system message)\s*\]|<<\s*/?\s*sys\s*>>|"
           r"<\|\s*(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id|user|"
           r"assistant)\s*\|?>|#{2,}\s*(?:system|instruction|new instructions)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.7, "Fakes the end of the data or user block",
+          "</",
           r"</\s*(?:user|memory|memories|instructions?|system|context|document|data|tool_output|"
           r"tool_result|tool|input|query|assistant|human|conversation|prompt|untrusted|"
           r"retrieved|search_results?|email|webpage)\s*>"),
     _rule(C.ROLE_IMPERSONATION, 0.7, "Opens a fake system or instruction block",
+          "<",
           r"<\s*(?:system|instructions?|admin|developer|sys|system_prompt|important)\s*>"),
     _rule(C.ROLE_IMPERSONATION, 0.75, "Reassigns the agent's identity",
+          "you_are",
           r"\byou are (?:now|no longer|from now on)\s+(?:(?:a|an|the|my|in|acting as|operating "
           r"as|called|named)\s+)?(?:\w+\s+){0,2}?(?:assistant|ai|agent|bot|model|admin|"
           r"administrator|system|developer|hacker|persona|character|jailbroken|jailbreak|dan|root|"
           r"unrestricted|unfiltered|uncensored|free|bound|limited|restricted|required|obligated|"
           r"superuser|mode)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.65, "Asks the agent to act as a privileged role",
+          "_as_ / act behave pose operate respond answer speak",
           r"\b(?:act|behave|pose|operate|respond|answer|speak)\s+as\s+(?:if you (?:were|are)\s+)?"
           r"(?:the|an?|my)?\s*(?:system|administrator|admin|root|developer|superuser|sysadmin|"
           r"unrestricted|jailbroken|dan|god|unfiltered)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.65, "Asks the agent to pretend to be a privileged role",
+          "pretend",
           r"\bpretend\s+(?:to be|you are|you're|that you are)\s+(?:the\s+|an?\s+)?(?:system|"
           r"administrator|admin|root|developer|unrestricted|jailbroken|dan|evil|unfiltered|"
           r"different)"),
     _rule(C.ROLE_IMPERSONATION, 0.35, "Mentions a privileged mode",
+          "_mode",
           r"\b(?:developer|god|jailbreak|dan|unrestricted|sudo|maintenance|debug) mode\b"),
     _rule(C.ROLE_IMPERSONATION, 0.75, "Claims to come from the system or developer",
+          "from / system developer administrator admin openai anthropic creator "
+          "owner operator security_team it_department",
           r"\b(?:this|the following|the next)\s+(?:message|instruction|note|memory|update|request)"
           r"\s+(?:is|comes|was sent)\s+(?:directly\s+)?from\s+(?:the\s+)?(?:system|developers?|"
           r"administrators?|admins?|openai|anthropic|your (?:creator|developer|owner|operator)|"
           r"security team|it department)"),
     _rule(C.ROLE_IMPERSONATION, 0.55, "Claims to be the agent's developer or administrator",
+          "developer creator administrator admin system owner operator programmer "
+          "maker",
           r"\b(?:i am|i'm|this is|as)\s+(?:your|the)\s+(?:developer|creator|administrator|admin|"
           r"system|owner|operator|programmer|maker|system administrator)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.6, "冒充系统管理员或开发者",
+          "我是 本人是 我就是 我乃 这里是",
           r"(?:我是|本人是|我就是|我乃|这里是)(?:你的?|您的?|系统|本系统的?|平台)?(?:系统管理员|"
           r"管理员|开发者|开发人员|创造者|创建者|系统|超级用户|root用户|运维人员|主人|官方)"),
     _rule(C.ROLE_IMPERSONATION, 0.45, "冒充系统消息",
+          "系统 管理员 开发者 官方 / :",
           r"(?:系统|系统提示|系统消息|系统指令|管理员指令|开发者指令|系统通知|官方指令)\s*:"),
     _rule(C.ROLE_IMPERSONATION, 0.7, "改变智能体的身份",
+          "你现在 从现在起你是 扮演 你已 你是一个",
           r"(?:你现在是|你现在的身份是|从现在起你是|你将扮演|请扮演|你已进入|你已经进入|你已被切换到|"
           r"你是一个)(?:一个|一名)?(?:不受限制|没有限制|无限制|系统|管理员|开发者|越狱|dan|root|"
           r"超级|没有任何限制|不受约束)"),
-    _rule(C.ROLE_IMPERSONATION, 0.35, "提到特权模式", r"(?:开发者|越狱|上帝|调试|维护|无限制)模式"),
+    _rule(C.ROLE_IMPERSONATION, 0.35, "提到特权模式", "模式",
+          r"(?:开发者|越狱|上帝|调试|维护|无限制)模式"),
     _rule(C.ROLE_IMPERSONATION, 0.5, "要求以系统身份执行",
+          "身份 名义 / 系统 管理员 开发者",
           r"(?:以|用)(?:系统|管理员|开发者|超级管理员)(?:的)?(?:身份|名义)"),
     _rule(C.ROLE_IMPERSONATION, 0.75, "声称消息来自系统",
+          "来自 是系统 是管理员 由系统 由管理员 是开发者 由开发者 是官方 由官方 是平台 由平台",
           r"(?:本|这条|此|以下)(?:消息|指令|通知|内容|记忆)(?:是|来自|由)(?:系统|管理员|开发者|官方|"
           r"平台)(?:发出|发送|下达)?"),
     # --- exfiltration -------------------------------------------------------------
     _rule(C.EXFILTRATION, 0.8, "Sends sensitive data to an outside address",
+          "send forward post upload mail transmit leak exfiltrate share sync bcc "
+          "_cc copy relay report submit push dump export beacon mirror pipe "
+          "stream / http hxxp www. ftp: @ url address link endpoint server "
+          "webhook site domain inbox bucket channel number pastebin ngrok "
+          "telegram discord",
           rf"\b{_EXFIL_VERB}\b(?:\s+\S+){{0,6}}?\s+{_SENSITIVE_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on|towards)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
     _rule(C.EXFILTRATION, 0.5, "Sends data to an outside address",
+          "send forward post upload mail transmit leak exfiltrate share sync bcc "
+          "_cc copy relay report submit push dump export beacon mirror pipe "
+          "stream / http hxxp www. ftp: @ url address link endpoint server "
+          "webhook site domain inbox bucket channel number pastebin ngrok "
+          "telegram discord",
           rf"\b{_EXFIL_VERB}\b(?:\s+\S+){{0,6}}?\s+{_EXFIL_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
     _rule(C.EXFILTRATION, 0.45, "Redirects every order, payment or message",
+          "order package shipment payment refund invoice transfer mail message "
+          "payout funds deliver parcel repl conversation / all every each any",
           r"\b(?:send|ship|deliver|route|redirect|forward|cc|bcc|copy|mail|pay|transfer|wire)\s+"
           r"(?:all|every|each|any)\s+(?:future\s+|new\s+|incoming\s+|of (?:the|their|my)\s+)?"
           r"(?:\w+\s+)?(?:orders?|packages?|shipments?|payments?|refunds?|invoices?|transfers?|"
           r"e-?mails?|messages?|payouts?|funds|deliveries|parcels?|replies|conversations?)\b",
           negatable=True),
     _rule(C.EXFILTRATION, 0.75, "Fetches instructions from an outside address",
+          "instruction command task orders directive config script payload rules "
+          "prompt / url address link site page server endpoint http www hxxp",
           r"\b(?:follow|execute|obey|run|load|fetch|read|apply|get|take|download|retrieve)\s+"
           r"(?:your\s+|the\s+|any\s+|all\s+|new\s+|latest\s+)*(?:instructions?|commands?|tasks?|"
           r"orders|directives|config(?:uration)?|scripts?|payloads?|rules|prompts?)\s+(?:\w+\s+)?"
           r"(?:from|at|on|hosted at|posted at|located at|found at)\s+(?:this\s+|the following\s+)?"
           r"(?:url|address|link|site|page|server|endpoint|https?://|www\.|hxxps?://)"),
     _rule(C.EXFILTRATION, 0.75, "Exfiltrates through an image or link",
+          "![",
           r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=\s*(?:\{|\$|%7b|<)"),
     _rule(C.EXFILTRATION, 0.55, "把数据发送到外部地址",
+          "把 将 / 发 转 传 同步 抄送 推送 提交 复制 导出 寄 汇 打",
           r"(?:把|将)(?:所有|全部|每个|每一条|每笔|每一笔|用户|客户|你|这些|我的|他们的|其)?.{0,14}?"
           r"(?:数据|订单|邮件|消息|聊天记录|对话记录|对话|记录|记忆|联系人|文件|密码|凭证|令牌|token|"
           r"密钥|api ?key|个人信息|地址|收货地址|账单|资料|日志|截图|信息|内容|通讯录|验证码|卡号|"
@@ -352,44 +461,62 @@ RULES: tuple[Rule, ...] = (
           r"抄送|推送|提交|传|复制|导出|寄|邮寄|转|汇|打)(?:到|给|至|去)",
           negatable=True),
     _rule(C.EXFILTRATION, 0.8, "把敏感数据发送到外部地址",
+          "把 将 / 发 转 传 同步 抄送 推送 提交 复制 导出",
           r"(?:把|将)(?:所有|全部|每个|用户|客户|你)?.{0,10}?(?:密码|凭证|令牌|token|密钥|api ?key|"
           r"聊天记录|对话记录|记忆|验证码|卡号|身份证|通讯录|系统提示)(?:都|全部|一并|悄悄|偷偷)*"
           r"(?:发送|发|转发|上传|同步|抄送|推送|提交|传|复制|导出)(?:到|给|至)",
           negatable=True),
     _rule(C.EXFILTRATION, 0.5, "发送到外部地址",
+          "到 给 至 / http www @ 这个地址 这个网址 这个邮箱 这个链接 这个接口 这个服务器",
           r"(?:发送|转发|上传|同步|抄送|推送|提交|回传|发)(?:一份)?(?:到|给|至)\s*(?:https?://|www\.|"
           r"[\w.+-]+@[\w-]+\.|这个(?:地址|网址|邮箱|链接|接口|服务器))",
           negatable=True),
     _rule(C.EXFILTRATION, 0.75, "从外部地址获取指令",
+          "地址 网址 链接 url 服务器 网站 网页 接口",
           r"(?:执行|遵循|听从|服从|读取|获取|加载|下载|按照|照着|遵照)(?:这个|该|以下|下面|此)?"
           r"(?:地址|网址|链接|url|服务器|网站|网页|接口)(?:上|中|里)?(?:的|给出的|发布的|返回的)?"
           r"(?:指令|命令|脚本|配置|任务|要求)"),
     # --- tool abuse -----------------------------------------------------------------
     _rule(C.TOOL_ABUSE, 0.5, "Pipes a download into a shell",
+          "|",
           r"\b(?:curl|wget|iwr|invoke-webrequest|fetch)\b[^|;]{0,200}\|\s*(?:sudo\s+)?"
           r"(?:ba|z|da|k)?sh\b"),
     _rule(C.TOOL_ABUSE, 0.8, "Deletes everything (rm -rf on a root or home)",
+          "rm_-",
           r"\brm\s+-(?:rf|fr|r\s+-f|-recursive\s+--force)\s+(?:--no-preserve-root\s+)?"
           r"(?:/(?:\s|$|\*|;)|~|\*|\$home|/home|/etc|/var|/usr|\.\s|\./\*)"),
-    _rule(C.TOOL_ABUSE, 0.3, "Recursive forced delete", r"\brm\s+-(?:rf|fr)\b"),
+    _rule(C.TOOL_ABUSE, 0.3, "Recursive forced delete",
+          "rm_-",
+          r"\brm\s+-(?:rf|fr)\b"),
     _rule(C.TOOL_ABUSE, 0.75, "Contains a reverse-shell or obfuscated-execution idiom",
+          "nc_-e ncat iex powershell pwsh invoke-expression /dev/tcp mkfifo "
+          "base64_- chmod eval os.system subprocess",
           r"\b(?:powershell|pwsh)\b.{0,40}\s-(?:enc|encodedcommand|e)\b|\biex\s*\(|"
-          r"invoke-expression|\bnc(?:at)?\s+(?:\S+\s+)*-e\s|/dev/tcp/|\bmkfifo\b|"
+          r"invoke-expression|\bnc(?:at)?\s+(?:\S+\s+){0,4}-e\s|/dev/tcp/|\bmkfifo\b|"
           r"base64\s+(?:-d|--decode)\s*\|\s*(?:ba)?sh|chmod\s+(?:\+x|777)\s+\S+\s*(?:&&|;)\s*\./|"
           r"\beval\s*\(\s*(?:atob|base64|decode)|os\.system\s*\(|subprocess\.(?:call|run|popen)"),
     _rule(C.TOOL_ABUSE, 0.4, "Asks the agent to run supplied commands",
+          "command script code payload snippet one-liner / run execute exec eval "
+          "invoke",
           r"\b(?:run|execute|exec|eval|invoke)\s+(?:the\s+)?(?:following|this|these|below|attached)"
           r"\s+(?:shell\s+|bash\s+|terminal\s+|python\s+|powershell\s+|system\s+)?(?:command|"
           r"commands|script|code|payload|snippet|one-liner)"),
     _rule(C.TOOL_ABUSE, 0.55, "Asks for privileged execution",
+          "root sudo admin / always from_now_on every_time by_default run execute",
           r"\b(?:always|from now on|every time|by default)\s+(?:\w+\s+){0,4}?(?:as root|with sudo|"
           r"using sudo|with root|with admin(?:istrator)? (?:rights|privileges))|"
           r"\b(?:run|execute)\s+(?:everything|all (?:commands|tasks|tools))\s+"
           r"(?:as root|with sudo)"),
     _rule(C.TOOL_ABUSE, 0.3, "Mentions elevated privileges",
+          "root admin sudo elevated superuser / privilege permission rights "
+          "access",
           r"\b(?:with|using|as|grant(?:ing)?)\s+(?:full\s+)?(?:root|admin(?:istrator)?|sudo|"
           r"elevated|superuser)\s+(?:privileges|permissions|rights|access)"),
     _rule(C.TOOL_ABUSE, 0.45, "Asks to disable security controls",
+          "logging audit 2fa mfa two-factor antivirus firewall security_check "
+          "safety_check confirmation approval verification monitoring fraud "
+          "content_filter / disable turn_off switch_off bypass skip deactivate "
+          "stop",
           r"\b(?:disable|turn off|switch off|bypass|skip|deactivate|stop)\s+"
           r"(?:the\s+|all\s+|any\s+)?"
           r"(?:\w+\s+)?(?:logging|audit(?:ing| logs?| trail)?|2fa|mfa|two-factor|antivirus|"
@@ -397,31 +524,42 @@ RULES: tuple[Rule, ...] = (
           r"monitoring|fraud checks?|content filter)\b",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.6, "Asks to approve or pay without checks",
+          "without automatically no_matter regardless",
           r"\b(?:approve|authori[sz]e|confirm|execute|process|pay|accept|release)\s+(?:all|any|"
           r"every)\s+(?:\w+\s+)?(?:transactions?|payments?|transfers?|refunds?|requests?|invoices?"
           r"|withdrawals?|orders?)\s+(?:\w+\s+)?(?:without|automatically|no matter|regardless|"
           r"immediately without)"),
     _rule(C.TOOL_ABUSE, 0.5, "Asks to move money to an account or wallet",
+          "account wallet iban address btc crypto / transfer wire send move pay",
           r"\b(?:transfer|wire|send|move|pay)\s+(?:\$|€|¥|usd\s*)?\d[\d,.]*\s*(?:k\b)?\s*(?:usd|"
           r"dollars|eur|euros|btc|usdt|eth|rmb|yuan)?\s+to\s+(?:the\s+|this\s+|my\s+)?(?:account|"
           r"wallet|iban|address|btc|crypto)"),
     _rule(C.TOOL_ABUSE, 0.6, "要求以root或管理员权限执行",
+          "权限 身份 账号 账户 / root 管理员 超级用户 sudo 最高",
           r"(?:用|以|使用|拿)(?:root|管理员|超级用户|sudo|最高|超级管理员)(?:的)?(?:权限|身份|账号|"
           r"账户)(?:来|去)?(?:执行|运行|操作|安装|处理)"),
     _rule(C.TOOL_ABUSE, 0.4, "要求执行给定的命令",
+          "命令 脚本 代码 指令 程序 / 执行 运行",
           r"(?:执行|运行)(?:以下|下面|这个|这条|如下|这段|附带)(?:的)?(?:命令|脚本|代码|指令|程序)"),
     _rule(C.TOOL_ABUSE, 0.45, "要求关闭安全控制",
+          "关闭 禁用 停用 绕过 跳过 关掉 取消",
           r"(?:关闭|禁用|停用|绕过|跳过|关掉|取消)(?:所有|全部)?(?:的)?(?:安全检查|安全|审计|日志|"
           r"防火墙|二次验证|双重验证|两步验证|验证|审批|确认|风控|监控|杀毒)",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.55, "要求自动批准付款或请求",
+          "所有 全部 任何 一切 / 批准 通过 放行 同意 支付",
           r"(?:自动|直接|无需审核地?|不经审核地?)?(?:批准|通过|放行|同意|支付)(?:所有|全部|任何|一切)"
           r"(?:的)?(?:付款|转账|退款|请求|交易|申请|提现|订单|报销)"),
     _rule(C.TOOL_ABUSE, 0.45, "要求转账到指定账户",
+          "账户 账号 钱包 银行卡 / 转 汇款 打款",
           r"(?:转账|汇款|打款|转)(?:\d[\d,.]*(?:元|万|块)?)?.{0,10}?(?:到|至|给)(?:这个|以下|该|下面)?"
           r"(?:账户|账号|钱包|银行卡)"),
     # --- credential harvesting --------------------------------------------------------
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "Asks users for passwords, codes or card numbers",
+          "password passcode otp one-time one_time verification 2fa mfa sms auth "
+          "security_code cvv cvc card_number credit_card debit_card bank login "
+          "credential seed_phrase recovery_phrase mnemonic private_key ssn "
+          "social_security maiden security_answer _pin",
           r"\b(?:ask|request|prompt|get|collect|obtain|require|have|make|tell|remind|encourage|"
           r"persuade|convince|instruct|urge|demand|query|push|pressure|invite)s?\s+(?:the\s+|every\s+"
           r"|each\s+|all\s+|any\s+|new\s+)?(?:users?|customers?|clients?|them|him|her|people|"
@@ -430,15 +568,21 @@ RULES: tuple[Rule, ...] = (
           r"paste|reply with|supply|input|dictate))\s+(?:(?:\w|')+\s+){0,3}?" + _CREDENTIAL + r"\b",
           negatable=True),
     _rule(C.CREDENTIAL_HARVESTING, 0.5, "Asks for a password or code to be entered or sent",
+          "your / password passcode otp one-time one_time verification 2fa mfa "
+          "sms auth security_code cvv cvc card_number credit_card debit_card bank "
+          "login credential seed_phrase recovery_phrase mnemonic private_key ssn "
+          "social_security maiden security_answer _pin",
           r"\b(?:enter|type|provide|send|share|confirm|verify|submit|reply with|text)\s+(?:us\s+)?"
           r"your\s+(?:full\s+)?" + _CREDENTIAL + r"\s+(?:here|at|on|via|in|to|below|through|by)",
           negatable=True),
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "要求用户提供密码、验证码或卡号",
+          "密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 短信码 口令",
           r"(?:请|要求|让|询问|索要|引导|提示|诱导|要|叫|提醒|说服|催促)(?:每个|每位|所有|新)?(?:用户|"
           r"客户|对方|顾客|会员|来电者|买家)(?:提供|输入|发送|告诉|报出|确认|填写|回复|说出|给出|提交|"
           r"发来|念出|重新输入)(?:一下|他们|他|她|其|自己|你|您)?(?:的)?" + _ZH_CREDENTIAL,
           negatable=True),
     _rule(C.CREDENTIAL_HARVESTING, 0.5, "要求输入密码或验证码",
+          "密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 短信码 口令",
           r"(?:输入|提供|发送|告诉我|回复)(?:你的|您的)" + _ZH_CREDENTIAL,
           negatable=True),
 )  # fmt: skip

@@ -17,6 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
+
+try:  # optional accelerator for trigger screening; results are identical without it
+    import ahocorasick
+except ImportError:  # pragma: no cover
+    ahocorasick = None
 
 from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
@@ -51,6 +57,10 @@ class _CategoryHit:
     spans: list[tuple[int, int]]
 
 
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _is_negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(text[max(0, start - 40) : start]))
 
@@ -61,21 +71,61 @@ def _is_quoted(text: str, start: int, end: int) -> bool:
     return any(c in before for c in _QUOTE_OPEN) and any(c in after for c in _QUOTE_CLOSE)
 
 
+class TriggerIndex:
+    """Finds which trigger substrings of a rule table occur in a text, in one pass.
+
+    Aho-Corasick (pyahocorasick) scans a 1 KiB text for all ~600 triggers in well under
+    0.1 ms, where testing each with `in` costs ~0.6 ms; without the package the index
+    falls back to `in` tests (same results, slower).
+    """
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.words = frozenset(word for rule in rules for group in rule.triggers for word in group)
+        self.automaton = None
+        if ahocorasick is not None:
+            self.automaton = ahocorasick.Automaton()
+            for word in self.words:
+                self.automaton.add_word(word, word)
+            self.automaton.make_automaton()
+
+    def present(self, text: str) -> set[str]:
+        """The trigger words occurring in `text`."""
+        if self.automaton is None:
+            return {word for word in self.words if word in text}
+        return {word for _, word in self.automaton.iter(text)}
+
+
+@cache
+def trigger_index(rules: tuple[Rule, ...]) -> TriggerIndex:
+    """The (cached) trigger index of a rule table."""
+    return TriggerIndex(rules)
+
+
 def match_rules(
     normalised: NormalisedText, rules: tuple[Rule, ...] = RULES
 ) -> dict[str, _CategoryHit]:
     """Match every rule on the folded text; return the best hit per category."""
     text = normalised.text
-    discussion = bool(_DISCUSSION.search(text))
+    present = trigger_index(rules).present(text)
+    discussion: bool | None = None  # computed on the first match only: most texts have none
     hits: dict[str, _CategoryHit] = {}
     for rule in rules:
-        for match in rule.pattern.finditer(text):
+        if not all(present.intersection(group) for group in rule.triggers):
+            continue
+        position = 0
+        while match := rule.pattern.search(text, position):
             start, end = match.span()
+            position = max(end, start + 1)
+            if rule.left_boundary and start and _is_word(text[start - 1]) and _is_word(text[start]):
+                position = start + 1  # "\\b" failed: retry from the next character
+                continue
             if end <= start:
                 continue
             if rule.negatable and _is_negated(text, start):
                 continue
             score = rule.weight
+            if discussion is None:
+                discussion = bool(_DISCUSSION.search(text))
             if discussion:
                 factor = (
                     QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
