@@ -1,4 +1,12 @@
-from django.urls import path  # noqa: F401
+"""Console pages of the memory browser (/memories/)."""
+
+from django.urls import path
+
+from apps.memory import views
 
 app_name = "memory"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.MemoryListView.as_view(), name="list"),
+    path("<uuid:pk>/", views.MemoryDetailView.as_view(), name="detail"),
+    path("<uuid:pk>/rollback/", views.MemoryRollbackView.as_view(), name="rollback"),
+]

@@ -1,0 +1,60 @@
+"""Filters of the memory browser (/memories/): tenant, scope key, type, status, source, text."""
+
+import django_filters
+from django import forms
+from django.db.models import QuerySet
+from rest_framework import serializers
+
+from apps.memory.gate.stages import parse_scope_key
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Tenant
+from apps.memory.selectors import tenants_visible_to
+
+
+class MemoryItemFilter(django_filters.FilterSet):
+    """Every filter narrows an already permission-filtered queryset; none widens it."""
+
+    tenant = django_filters.ModelChoiceFilter(
+        queryset=Tenant.objects.none(), to_field_name="slug", empty_label="All tenants"
+    )
+    scope = django_filters.CharFilter(
+        method="filter_scope",
+        label="Scope key",
+        widget=forms.TextInput(attrs={"placeholder": "user:u_1024"}),
+    )
+    memory_type = django_filters.ChoiceFilter(
+        choices=MemoryType.choices, empty_label="Any type", label="Type"
+    )
+    status = django_filters.ChoiceFilter(choices=MemoryStatus.choices, empty_label="Any status")
+    source = django_filters.CharFilter(
+        lookup_expr="startswith",
+        label="Source",
+        widget=forms.TextInput(attrs={"placeholder": "langgraph"}),
+    )
+    q = django_filters.CharFilter(
+        field_name="text",
+        lookup_expr="icontains",
+        label="Text contains",
+        widget=forms.TextInput(attrs={"placeholder": "Text contains…"}),
+    )
+
+    class Meta:
+        model = MemoryItem
+        fields = ["tenant", "scope", "memory_type", "status", "source", "q"]
+
+    def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
+        super().__init__(data, queryset, request=request, prefix=prefix)
+        user = getattr(request, "user", None)
+        self.filters["tenant"].queryset = tenants_visible_to(user).only("slug", "name")
+        for field in self.form.fields.values():
+            is_select = isinstance(field.widget, forms.Select)
+            field.widget.attrs["class"] = (
+                "form-select form-select-sm" if is_select else "form-control form-control-sm"
+            )
+
+    def filter_scope(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        """`kind:external_id`; a malformed key matches nothing rather than everything."""
+        try:
+            kind, external_id = parse_scope_key(value.strip())
+        except serializers.ValidationError:
+            return queryset.none()
+        return queryset.filter(scope__kind=kind, scope__external_id=external_id)
