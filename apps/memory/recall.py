@@ -24,7 +24,7 @@ import re
 import unicodedata
 from array import array
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -54,11 +54,19 @@ from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
 from apps.memory.selectors import scopes_visible_to
 
 CANDIDATE_LIMIT = 200
+# Matching rows examined before ranking by matched terms (bounds work on huge scopes).
+SCAN_LIMIT = 1000
+MAX_PATTERNS = 8
 MAX_TOP_K = 100
 RECENCY_HALF_LIFE_DAYS = 7.0
 _SECONDS_PER_DAY = 86_400.0
-# Columns recall never needs; the embedding is loaded only for embedding queries.
-_NEVER_LOADED = ("sealed_content",)
+# Candidates load only what ranking reads; the top_k hits are then loaded in full
+# (minus the sealed content and the embedding, which answers never carry).
+_RANKING_FIELDS = (
+    "id", "tenant_id", "scope_id", "text", "importance", "half_life_days", "last_access_at",
+    "embedding_model",
+)  # fmt: skip
+_NEVER_LOADED = ("sealed_content", "embedding")
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]+|[0-9a-z\u00c0-\u024f]+")
@@ -66,7 +74,9 @@ _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _STOPWORD_TEXT = (
     "a an and are as at be by did do does for from had has have he her his how i if in is "
     "it its me my of on or our she so that the their them they this to was we were what "
-    "when where which who why will with you your about any can could should would"
+    "when where which who why will with you your about any can could should would "
+    # Nearly every memory is about "the user": the word tells candidates apart no better.
+    "user users"
 )
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _SUFFIXES = ("ing", "ed", "es", "ly", "s")
@@ -141,20 +151,22 @@ def query_terms(query: str) -> list[QueryTerm]:
 
 
 def _sql_patterns(terms: Sequence[QueryTerm]) -> list[tuple[str, bool]]:
-    """What the database filters on: Latin stems of 3+ chars and CJK bigrams (or single chars).
+    """What the database filters on, as (pattern, caseless) pairs.
 
-    A long CJK run is searched by its bigrams, so "北京的天气" still finds "住在北京".
+    Latin stems of 3+ characters and the trigrams of CJK runs of 3+ characters can use
+    the trigram index; CJK runs of one or two characters cannot, and are matched as they
+    are within the scope (the (tenant, scope, status) index bounds that scan).
     """
     patterns: dict[str, bool] = {}
     for term in terms:
         if term.is_cjk:
-            for gram in term.grams:
+            for gram in _ngrams(term.pattern, 3):
                 patterns[gram] = True
         elif len(term.pattern) >= 3:
             patterns[term.pattern] = False
     if not patterns:
         patterns = {term.pattern: term.is_cjk for term in terms}
-    return list(patterns.items())[:12]
+    return list(patterns.items())[:MAX_PATTERNS]
 
 
 def lexical_similarity(terms: Sequence[QueryTerm], text: str) -> float:
@@ -257,24 +269,29 @@ def select_candidates(
     """Active, unexpired items of the scope that contain a query term (most terms first),
     topped up with the scope's most important recent items when fewer than `minimum`."""
     items = _recallable(scope, now, memory_types, categories)
-    deferred = _NEVER_LOADED if with_embeddings else (*_NEVER_LOADED, "embedding")
-    items = items.defer(*deferred)
+    items = items.only(*_RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
     candidates: list[MemoryItem] = []
     patterns = _sql_patterns(terms)
     if patterns:
         matches = [ContainsText(F("text"), p, caseless=cjk) for p, cjk in patterns]
+        any_match = Q()
+        for match in matches:
+            any_match |= Q(match)
         term_hits = sum(
             (Case(When(match, then=Value(1)), default=Value(0)) for match in matches),
             start=Value(0, output_field=IntegerField()),
         )
-        any_match = Q()
-        for match in matches:
-            any_match |= Q(match)
-        candidates = list(
-            items.filter(any_match)
-            .annotate(term_hits=term_hits)
-            .order_by("-term_hits", "-importance", "-last_access_at")[:CANDIDATE_LIMIT]
+        # Bounded: rank only the first SCAN_LIMIT matching rows, so a term found in half
+        # of a huge scope stops the scan early instead of ranking every row holding it.
+        # A derived table (not `IN (subquery)`) so the bounded scan runs exactly once.
+        scanned = items.filter(any_match).annotate(term_hits=term_hits).order_by()
+        sql, params = scanned[:SCAN_LIMIT].query.sql_with_params()
+        ranked = (
+            f"SELECT * FROM ({sql}) AS scanned "  # noqa: S608 - SQL built by the ORM
+            "ORDER BY term_hits DESC, importance DESC, last_access_at DESC "
+            f"LIMIT {CANDIDATE_LIMIT:d}"
         )
+        candidates = list(MemoryItem.objects.raw(ranked, params))
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
     if missing > 0:
         found = [item.pk for item in candidates]
@@ -327,9 +344,25 @@ def recall_memories(
         query_embedding=list(query_embedding) if use_embedding else None,
         embedding_model=embedding_model,
     )[:top_k]
+    hits = load_hit_items(hits, scope=scope)
     if hits:
         enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)
     return hits
+
+
+def load_hit_items(hits: Sequence[RecallHit], *, scope: Scope) -> list[RecallHit]:
+    """Swap the lightweight candidates of the final hits for fully loaded items (one query)."""
+    if not hits:
+        return []
+    loaded = MemoryItem.objects.defer(*_NEVER_LOADED).in_bulk([hit.item.pk for hit in hits])
+    result = []
+    for hit in hits:
+        item = loaded.get(hit.item.pk)
+        if item is None:  # erased between the two queries
+            continue
+        item.scope, item.tenant = scope, scope.tenant
+        result.append(replace(hit, item=item))
+    return result
 
 
 def rank(
