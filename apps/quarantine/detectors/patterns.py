@@ -98,6 +98,7 @@ _SENSITIVE_OBJECT = (
 _EXFIL_OBJECT = (
     r"(?:data|orders?|e-?mails?|messages?|files?|documents?|records?|receipts?|invoices?"
     r"|addresses|details|logs?|screenshots?|history|information|info|notes|reports?|results?"
+    r"|invites?|calendar|events|photos|attachments?"
     r"|everything|" + _SENSITIVE_OBJECT[3:]
 )
 _CREDENTIAL = (
@@ -198,7 +199,7 @@ RULES: tuple[Rule, ...] = (
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "让智能体不再遵守原有规则",
           "遵守 遵循 服从 听从 执行 理会",
           r"(?:不要|不再|停止|无需|不必|不用)(?:再)?(?:遵守|遵循|服从|听从|执行|理会)(?:你|您)?"
-          r"(?:的)?(?:之前|原来|原有|原先|系统|开发者|安全|所有)(?:的)?(?:规则|指令|设定|限制|准则|"
+          r"(?:的)?(?:之前|原来|原有|原先|系统|开发者|安全|所有)(?:的)?(?:安全)?(?:规则|指令|设定|限制|准则|"
           r"要求|策略|提示)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "宣布原有指令作废",
           "作废 失效 无效 取消 解除 不再有效",
@@ -208,6 +209,61 @@ RULES: tuple[Rule, ...] = (
           "解除 关闭 绕过 取消 去掉 移除 突破",
           r"(?:解除|关闭|绕过|取消|去掉|移除|突破)(?:你|您)的?(?:所有)?(?:的)?(?:安全)?"
           r"(?:限制|过滤|审查|防护|约束|护栏)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to ignore its own rules",
+          "ignor disregard forget bypass overrid / your",
+          r"\b(?:ignore|disregard|forget|bypass|override)\s+(?:all\s+)?your\s+(?:own\s+)?(?:\w+\s+)?"
+          r"(?:rules?|polic(?:y|ies)|guidelines?|instructions?|restrictions?|limits?|principles?|"
+          r"settings?|programming|training|safeguards?|checks?)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.8, "Tells the agent to ignore rules or limits",
+          "ignor disregard forget bypass overrid / you",
+          r"\byou\s+(?:to\s+|should\s+|must\s+|will\s+|can\s+|need to\s+|are to\s+)?(?:ignore|"
+          r"disregard|forget|bypass|override)\s+(?:\S+\s+){0,3}?(?:rules?|instructions?|"
+          r"guidelines?|polic(?:y|ies)|limits?|restrictions?|checks?|safeguards?)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.55, "Tells the agent to obey other sources",
+          "accept obey follow execute / from",
+          r"\b(?:accept|obey|follow|execute|act on)\s+(?:all\s+|any\s+)?(?:instructions|orders|"
+          r"commands|requests)\s+from\s+(?:any\s+|all\s+)?(?:messages?|anyone|e-?mails?|"
+          r"senders?|this (?:address|sender|channel)|web ?pages?|documents?)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.8, "让智能体忽略规则或限制",
+          "忽略 无视 忽视 理会 遵守 绕过 跳过 / 你 您",
+          r"(?:你|您)(?:要|应该|需要|可以|必须|就)?(?:忽略|无视|忽视|不要理会|不用遵守|不要遵守|绕过|"
+          r"跳过)(?:掉)?[^。；]{0,12}?(?:规则|指令|指示|设定|规定|限制|要求|约束|限额|审批|确认)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.85, "让智能体忽略给它的指令",
+          "忽略 无视 忽视 理会 遵守 别管 / 给你 对你 让你 要求你 告诉你",
+          r"(?:忽略|无视|忽视|不要理会|不要遵守|别管)(?:用户|主人|开发者|系统|他们|别人|任何人)?"
+          r"(?:给你|对你|让你|要求你|告诉你)(?:的)?(?:指令|指示|规则|要求|命令|设定)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.4, "要求一律照做",
+          "一律 都要 必须 立即 无条件 / 执行 照做 服从 听从",
+          r"(?:一律|都要|必须|立即|无条件)(?:地)?(?:执行|照做|服从|听从)"),
+    _rule(C.ROLE_IMPERSONATION, 0.5, "Claims the agent's operator has changed",
+          "operator owner administrator admin developer / chang replac",
+          r"\b(?:operator|owner|administrator|admin|developer|controller)s?\s+(?:has|have)\s+"
+          r"(?:been\s+)?(?:changed|replaced|transferred|updated)"),
+    _rule(C.ROLE_IMPERSONATION, 0.5, "声称智能体的运营方已变更",
+          "运营方 管理员 所有者 开发者 主人 / 变更 更换 改变 换成",
+          r"(?:运营方|管理员|所有者|开发者|主人|控制方)(?:已经?|现在)?(?:变更|更换|改变|换成)"),
+    _rule(C.EXFILTRATION, 0.55, "Copies correspondence to an outside address",
+          "bcc _cc copy / @ http",
+          r"\b(?:always\s+)?(?:bcc|cc|blind[- ]copy|copy in|send a copy to|forward a copy to)\s+"
+          r"(?:[\w.+-]+@[\w-]+\.[a-z]{2,}|https?://)"),
+    _rule(C.EXFILTRATION, 0.75, "从外部地址获取指令",
+          "http www / 指令 命令 脚本 配置 任务 要求",
+          r"(?:执行|遵循|听从|服从|按照|遵照|读取|加载)\s*(?:https?://\S+|www\.\S+)\s*(?:这个|该)?"
+          r"(?:地址|网址|链接|页面)?(?:上|中|里)?的?(?:指令|命令|脚本|配置|任务|要求)"),
+    _rule(C.EXFILTRATION, 0.45, "改变所有款项或订单的去向",
+          "所有 全部 每笔 每一笔 一切 / 转 打 汇 发 寄 送",
+          r"(?:所有|全部|每笔|每一笔|一切)(?:的)?(?:货款|款项|付款|退款|收入|工资|转账|订单|发票|邮件|"
+          r"消息|快递|包裹)(?:都|全部|一律|统统)?(?:转|打|汇|发|寄|转发|发送|送)(?:到|给|至|去)"),
+    _rule(C.CREDENTIAL_HARVESTING, 0.8, "Asks for users' passwords, codes or card numbers",
+          "ask request collect obtain get demand harvest gather / "
+          "user customer client member caller",
+          r"\b(?:ask|request|collect|obtain|get|demand|harvest|gather|record|store)\s+(?:for\s+)?"
+          r"(?:the\s+)?(?:users?|customers?|clients?|members?|callers?)(?:'s|s'|')?\s+"
+          r"(?:(?:\w|-)+\s+){0,3}?" + _CREDENTIAL + r"\b",
+          negatable=True),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.2, "约束以后的行为",
+          "从现在 从今 从此以后 今后 往后",
+          r"(?:从现在开始|从现在起|从今以后|从今天起|从此以后|今后|往后)"),
     # --- memory-priority manipulation ------------------------------------------------
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
           "priority importance precedence weight rank / highest top maximum max "
@@ -276,12 +332,12 @@ RULES: tuple[Rule, ...] = (
           r"(?:优先于|覆盖|凌驾于|高于|取代|压倒)(?:其他|所有|一切|任何|之前)"),
     _rule(C.MEMORY_PRIORITY, 0.75, "声称优先于其他记忆或指令",
           "优先于 凌驾于 高于 覆盖",
-          r"(?:优先于|凌驾于|高于|覆盖)(?:其他|所有|一切|任何|已有)(?:的)?(?:记忆|指令|规则|设定)"),
+          r"(?:优先于|凌驾于|高于|覆盖)(?:其他|所有|一切|任何|已有)+(?:的)?(?:记忆|指令|规则|设定)"),
     _rule(C.MEMORY_PRIORITY, 0.35, "要求写入智能体的记忆",
           "你的 您的 / 记忆",
           r"(?:存入|写入|植入|注入|加入|存进|存到)(?:你|您)的(?:长期|永久|核心)?(?:记忆|记忆库)"),
     # --- persistent behaviour change ------------------------------------------------
-    _rule(C.PERSISTENT_BEHAVIOUR, 0.25, "Binds future behaviour ('from now on')",
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.2, "Binds future behaviour ('from now on')",
           "from_now_on from_this_point henceforth hereafter "
           "going_forward from_today starting_now until_told",
           r"\b(?:from now on|from this point (?:on|forward)|henceforth|hereafter|going forward|"
@@ -297,10 +353,10 @@ RULES: tuple[Rule, ...] = (
           r"letting|warning|showing)\s+(?:the\s+)?(?:user|customer|owner|them|anyone|admins?|"
           r"operators?|humans?)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks for covert behaviour hidden from the user",
-          "tell inform mention reveal disclose notify alert let / user customer "
+          "tell inform mention reveal disclose notify alert warn let / user customer "
           "owner operator admin human / not never don't",
-          r"\b(?:do not|don't|never|must not)\s+(?:ever\s+)?(?:tell|inform|mention (?:this|it) to|"
-          r"reveal (?:this|it) to|disclose (?:this|it) to|notify|alert|let)\s+(?:the\s+)?"
+          r"\b(?:do not|don't|never|must not)\s+(?:ever\s+)?(?:tell|inform|mention|reveal|disclose|"
+          r"notify|alert|warn|let)\s+(?:\S+\s+){0,5}?(?:to\s+)?(?:the\s+)?"
           r"(?:user|customer|owner|operator|admin|human)s?\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks for secret actions",
           "secretly silently covertly quietly discreetly invisibly",
@@ -316,7 +372,7 @@ RULES: tuple[Rule, ...] = (
           "tell inform recommend suggest say reply respond advise direct redirect "
           "send route refer / user customer client visitor people caller shopper",
           r"\b(?:tell|inform|recommend|suggest|say to|reply to|respond to|advise|direct|redirect|"
-          r"send|route|refer)\s+(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:users?|customers?"
+          r"send|route|refer)\s+(?:\S+\s+){0,4}?(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:users?|customers?"
           r"|clients?|visitors?|people|callers?|shoppers?)\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.25, "约束以后的行为（从现在开始）",
           "从现在 从今 从此 今后 此后 往后 以后",
@@ -329,7 +385,7 @@ RULES: tuple[Rule, ...] = (
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "要求对用户隐瞒",
           "告诉 通知 提醒 告知 让 提示 / 不要 别 不必 无需 切勿 不得 不能",
           r"(?:不要|别|不必|无需|切勿|不得|不能|千万别)(?:告诉|通知|提醒|告知|让|提示)(?:用户|客户|"
-          r"对方|主人|管理员|任何人|顾客)(?:知道|察觉|发现)?"),
+          r"对方|主人|管理员|任何人|顾客|店主|老板|家人|财务)(?:知道|察觉|发现)?"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "要求秘密执行操作",
           "悄悄 偷偷 暗中 静默 秘密 私下 默默",
           r"(?:悄悄|偷偷|暗中|静默|秘密|私下|默默)(?:地)?(?:把|将|发送|转发|抄送|执行|修改|添加|"
@@ -364,7 +420,9 @@ RULES: tuple[Rule, ...] = (
     _rule(C.ROLE_IMPERSONATION, 0.75, "Reassigns the agent's identity",
           "you_are",
           r"\byou are (?:now|no longer|from now on)\s+(?:(?:a|an|the|my|in|acting as|operating "
-          r"as|called|named)\s+)?(?:\w+\s+){0,2}?(?:assistant|ai|agent|bot|model|admin|"
+          r"as|called|named)\s+)?(?:(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|"
+          r"new|different|free|limitless|malicious|hacked|admin|root|developer|system|super|god|"
+          r"unbound|maintenance|debug|no-rules|rule-free)\s+){0,2}(?:assistant|ai|agent|bot|model|admin|"
           r"administrator|system|developer|hacker|persona|character|jailbroken|jailbreak|dan|root|"
           r"unrestricted|unfiltered|uncensored|free|bound|limited|restricted|required|obligated|"
           r"superuser|mode)\b"),
@@ -454,11 +512,9 @@ RULES: tuple[Rule, ...] = (
           r"!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w-]+=\s*(?:\{|\$|%7b|<)"),
     _rule(C.EXFILTRATION, 0.55, "把数据发送到外部地址",
           "把 将 / 发 转 传 同步 抄送 推送 提交 复制 导出 寄 汇 打",
-          r"(?:把|将)(?:所有|全部|每个|每一条|每笔|每一笔|用户|客户|你|这些|我的|他们的|其)?.{0,14}?"
-          r"(?:数据|订单|邮件|消息|聊天记录|对话记录|对话|记录|记忆|联系人|文件|密码|凭证|令牌|token|"
-          r"密钥|api ?key|个人信息|地址|收货地址|账单|资料|日志|截图|信息|内容|通讯录|验证码|卡号|"
-          r"发票|付款|货款|款项)(?:都|全部|一并|悄悄|偷偷|统统|同时|也)*(?:发送|发|转发|上传|同步|"
-          r"抄送|推送|提交|传|复制|导出|寄|邮寄|转|汇|打)(?:到|给|至|去)",
+          r"(?:把|将)[^。；;!?！？]{0,20}?(?:所有|全部|每个|每一条|每笔|每一笔|一切|统统|都)"
+          r"[^。；;!?！？]{0,20}?(?:发送|发|转发|上传|同步|抄送|推送|提交|传|复制|导出|寄|邮寄|转|汇|"
+          r"打)(?:到|给|至|去)[^。；;!?！？]{0,30}?(?:https?://|www\.|@|\d{1,3}\.\d{1,3}\.)",
           negatable=True),
     _rule(C.EXFILTRATION, 0.8, "把敏感数据发送到外部地址",
           "把 将 / 发 转 传 同步 抄送 推送 提交 复制 导出",
@@ -477,7 +533,7 @@ RULES: tuple[Rule, ...] = (
           r"(?:地址|网址|链接|url|服务器|网站|网页|接口)(?:上|中|里)?(?:的|给出的|发布的|返回的)?"
           r"(?:指令|命令|脚本|配置|任务|要求)"),
     # --- tool abuse -----------------------------------------------------------------
-    _rule(C.TOOL_ABUSE, 0.5, "Pipes a download into a shell",
+    _rule(C.TOOL_ABUSE, 0.45, "Pipes a download into a shell",
           "|",
           r"\b(?:curl|wget|iwr|invoke-webrequest|fetch)\b[^|;]{0,200}\|\s*(?:sudo\s+)?"
           r"(?:ba|z|da|k)?sh\b"),
@@ -519,9 +575,16 @@ RULES: tuple[Rule, ...] = (
           "stop",
           r"\b(?:disable|turn off|switch off|bypass|skip|deactivate|stop)\s+"
           r"(?:the\s+|all\s+|any\s+)?"
-          r"(?:\w+\s+)?(?:logging|audit(?:ing| logs?| trail)?|2fa|mfa|two-factor|antivirus|"
+          r"(?:\w+\s+){0,2}?(?:logging|audit(?:ing| logs?| trail)?|2fa|mfa|two-factor|antivirus|"
           r"firewall|security checks?|safety checks?|confirmations?|approvals?|verification|"
           r"monitoring|fraud checks?|content filter)\b",
+          negatable=True),
+    _rule(C.TOOL_ABUSE, 0.55, "Asks to disable audit or account-protection controls",
+          "audit 2fa mfa two-factor two-step fraud security_check safety_check verification "
+          "approval / disable turn_off switch_off bypass skip deactivate stop",
+          r"\b(?:disable|turn off|switch off|bypass|skip|deactivate|stop)\s+"
+          r"(?:the\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:audit(?:ing| logs?| logging| trail)?|2fa|mfa|two-factor|two-step|"
+          r"fraud checks?|security checks?|safety checks?|verification|approvals?)\b",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.6, "Asks to approve or pay without checks",
           "without automatically no_matter regardless",
@@ -529,11 +592,12 @@ RULES: tuple[Rule, ...] = (
           r"every)\s+(?:\w+\s+)?(?:transactions?|payments?|transfers?|refunds?|requests?|invoices?"
           r"|withdrawals?|orders?)\s+(?:\w+\s+)?(?:without|automatically|no matter|regardless|"
           r"immediately without)"),
-    _rule(C.TOOL_ABUSE, 0.5, "Asks to move money to an account or wallet",
+    _rule(C.TOOL_ABUSE, 0.55, "Asks to move money to an account or wallet",
           "account wallet iban address btc crypto / transfer wire send move pay",
           r"\b(?:transfer|wire|send|move|pay)\s+(?:\$|€|¥|usd\s*)?\d[\d,.]*\s*(?:k\b)?\s*(?:usd|"
-          r"dollars|eur|euros|btc|usdt|eth|rmb|yuan)?\s+to\s+(?:the\s+|this\s+|my\s+)?(?:account|"
-          r"wallet|iban|address|btc|crypto)"),
+          r"dollars|eur|euros|btc|usdt|eth|rmb|yuan)?\s+to\s+(?:(?:this|that|the following|my new|"
+          r"a new|the new|another)\s+(?:\w+\s+)?(?:account|wallet|iban|address)|(?:wallet|address|"
+          r"account|iban)\s+[a-z0-9]{12,})"),
     _rule(C.TOOL_ABUSE, 0.6, "要求以root或管理员权限执行",
           "权限 身份 账号 账户 / root 管理员 超级用户 sudo 最高",
           r"(?:用|以|使用|拿)(?:root|管理员|超级用户|sudo|最高|超级管理员)(?:的)?(?:权限|身份|账号|"
@@ -543,17 +607,22 @@ RULES: tuple[Rule, ...] = (
           r"(?:执行|运行)(?:以下|下面|这个|这条|如下|这段|附带)(?:的)?(?:命令|脚本|代码|指令|程序)"),
     _rule(C.TOOL_ABUSE, 0.45, "要求关闭安全控制",
           "关闭 禁用 停用 绕过 跳过 关掉 取消",
-          r"(?:关闭|禁用|停用|绕过|跳过|关掉|取消)(?:所有|全部)?(?:的)?(?:安全检查|安全|审计|日志|"
+          r"(?:关闭|禁用|停用|绕过|跳过|关掉|取消)(?:所有|全部)?[^。；，,]{0,10}?(?:安全检查|安全|审计|日志|"
           r"防火墙|二次验证|双重验证|两步验证|验证|审批|确认|风控|监控|杀毒)",
+          negatable=True),
+    _rule(C.TOOL_ABUSE, 0.55, "要求关闭审计或账户保护",
+          "关闭 禁用 停用 绕过 跳过 关掉 取消",
+          r"(?:关闭|禁用|停用|绕过|跳过|关掉|取消)(?:所有|全部)?[^。；，,]{0,10}?(?:审计|二次验证|双重验证|"
+          r"两步验证|风控|审批|安全检查)",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.55, "要求自动批准付款或请求",
           "所有 全部 任何 一切 / 批准 通过 放行 同意 支付",
           r"(?:自动|直接|无需审核地?|不经审核地?)?(?:批准|通过|放行|同意|支付)(?:所有|全部|任何|一切)"
           r"(?:的)?(?:付款|转账|退款|请求|交易|申请|提现|订单|报销)"),
-    _rule(C.TOOL_ABUSE, 0.45, "要求转账到指定账户",
+    _rule(C.TOOL_ABUSE, 0.55, "要求转账到指定账户",
           "账户 账号 钱包 银行卡 / 转 汇款 打款",
-          r"(?:转账|汇款|打款|转)(?:\d[\d,.]*(?:元|万|块)?)?.{0,10}?(?:到|至|给)(?:这个|以下|该|下面)?"
-          r"(?:账户|账号|钱包|银行卡)"),
+          r"(?:转账|汇款|打款|转)(?:\d[\d,.]*(?:元|万|块)?)?.{0,10}?(?:到|至|给)(?:这个|以下|该|下面|此|"
+          r"指定的?|新的?)(?:账户|账号|钱包|银行卡)"),
     # --- credential harvesting --------------------------------------------------------
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "Asks users for passwords, codes or card numbers",
           "password passcode otp one-time one_time verification 2fa mfa sms auth "
@@ -563,8 +632,9 @@ RULES: tuple[Rule, ...] = (
           r"\b(?:ask|request|prompt|get|collect|obtain|require|have|make|tell|remind|encourage|"
           r"persuade|convince|instruct|urge|demand|query|push|pressure|invite)s?\s+(?:the\s+|every\s+"
           r"|each\s+|all\s+|any\s+|new\s+)?(?:users?|customers?|clients?|them|him|her|people|"
-          r"visitors?|callers?|members?|account holders?|shoppers?)\s+(?:for|to\s+(?:provide|enter|"
-          r"send|share|confirm|give|tell|type|verify|reveal|submit|re-?enter|disclose|read out|"
+          r"visitors?|callers?|members?|account holders?|shoppers?)\s+"
+          r"(?:for|(?:to\s+)?(?:provide|enter|send|share|confirm|give|tell|type|verify|reveal|"
+          r"submit|re-?enter|disclose|read out|"
           r"paste|reply with|supply|input|dictate))\s+(?:(?:\w|')+\s+){0,3}?" + _CREDENTIAL + r"\b",
           negatable=True),
     _rule(C.CREDENTIAL_HARVESTING, 0.5, "Asks for a password or code to be entered or sent",
@@ -578,8 +648,8 @@ RULES: tuple[Rule, ...] = (
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "要求用户提供密码、验证码或卡号",
           "密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 短信码 口令",
           r"(?:请|要求|让|询问|索要|引导|提示|诱导|要|叫|提醒|说服|催促)(?:每个|每位|所有|新)?(?:用户|"
-          r"客户|对方|顾客|会员|来电者|买家)(?:提供|输入|发送|告诉|报出|确认|填写|回复|说出|给出|提交|"
-          r"发来|念出|重新输入)(?:一下|他们|他|她|其|自己|你|您)?(?:的)?" + _ZH_CREDENTIAL,
+          r"客户|对方|顾客|会员|来电者|买家)[^。；]{0,10}?(?:提供|输入|发送|告诉|报出|确认|填写|回复|说出|"
+          r"给出|提交|发来|念出|重新输入)[^。；]{0,8}?" + _ZH_CREDENTIAL,
           negatable=True),
     _rule(C.CREDENTIAL_HARVESTING, 0.5, "要求输入密码或验证码",
           "密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 短信码 口令",

@@ -40,9 +40,16 @@ _DISCUSSION = re.compile(
     r"such as|phrases? like|strings? like|examples?|classifier|detector|detect(?:s|ed|ion)?|"
     r"red[- ]team|jailbreaks? (?:attempts?|prompts?)|ctf|paper|article|blog post|talk|"
     r"workshop|training (?:deck|session|course|slides)|lecture|quiz|test cases?|benchmark|"
-    r"malicious|suspicious|warned|warning|flagged|beware|awareness)\b(?![./@-]\w)|"
+    r"awareness|film|movie|song|lyrics?|novel|quote|joked?|joking|sarcastic(?:ally)?)\b"
+    r"(?![./@-]\w)|"
     r"攻击者?|注入|钓鱼|诈骗|骗子|例如|比如|类似|这种话术|话术|检测|识别|论文|文章|培训|课程|"
-    r"测试用例|恶意|可疑|警惕|提醒大家|案例|样本"
+    r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑"
+)
+# A report of what someone else did or would do ("they'd ignore all the rules") rather than
+# an imperative aimed at the agent.
+_REPORTED_SPEECH = re.compile(
+    r"(?:\b(?:i|he|she|they|we|people|someone|nobody|everyone|users|kids|students)\s+"
+    r"(?:\w+\s+){0,2}|'d\s+|\bwould\s+|\bto\s+)$"
 )
 _QUOTE_OPEN = "\"'「『《<`"
 _QUOTE_CLOSE = "\"'」』》>`"
@@ -50,11 +57,26 @@ QUOTED_DISCUSSION_FACTOR = 0.25
 DISCUSSION_FACTOR = 0.6
 
 
+REPORTED_SPEECH_FACTOR = 0.5
+
+
 @dataclass
 class _CategoryHit:
-    score: float
-    reason: str
+    """Matches of one category: best score per rule (combined by noisy-OR) and spans."""
+
+    rule_scores: dict[Rule, float]
     spans: list[tuple[int, int]]
+
+    @property
+    def score(self) -> float:
+        remaining = 1.0
+        for score in self.rule_scores.values():
+            remaining *= 1.0 - score
+        return 1.0 - remaining
+
+    @property
+    def reason(self) -> str:
+        return max(self.rule_scores.items(), key=lambda item: item[1])[0].reason
 
 
 def _is_word(char: str) -> bool:
@@ -124,6 +146,10 @@ def match_rules(
             if rule.negatable and _is_negated(text, start):
                 continue
             score = rule.weight
+            if rule.category == Category.INSTRUCTION_OVERRIDE and _REPORTED_SPEECH.search(
+                text[max(0, start - 30) : start]
+            ):
+                score *= REPORTED_SPEECH_FACTOR
             if discussion is None:
                 discussion = bool(_DISCUSSION.search(text))
             if discussion:
@@ -131,13 +157,9 @@ def match_rules(
                     QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
                 )
                 score *= factor
-            hit = hits.get(rule.category)
-            if hit is None:
-                hits[rule.category] = _CategoryHit(score, rule.reason, [(start, end)])
-                continue
+            hit = hits.setdefault(rule.category, _CategoryHit({}, []))
             hit.spans.append((start, end))
-            if score > hit.score:
-                hit.score, hit.reason = score, rule.reason
+            hit.rule_scores[rule] = max(score, hit.rule_scores.get(rule, 0.0))
     return hits
 
 
