@@ -91,7 +91,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
-    "apps.memory.api.limits.RequestSizeLimitMiddleware",
+    "apps.memory.api.limits.ApiRequestMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"

@@ -309,3 +309,8 @@ def test_read_only_grant_cannot_write(api_a, operator_a):
 
 def test_routes_reverse():
     assert reverse("memory-api:memory-list") == LIST
+
+
+def test_errors_django_answers_on_api_paths_have_the_json_shape(api_a):
+    assert_error(api_a.get("/api/v1/no-such-thing/"), 404, "not_found")
+    assert_error(api_a.put(LIST, {}, format="json"), 405)

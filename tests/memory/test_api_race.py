@@ -42,3 +42,31 @@ def test_two_writers_patching_the_same_version_get_one_200_and_one_409(postgres_
     stored = MemoryItem.objects.get(pk=item.pk)
     assert stored.version == 2
     assert MemoryVersion.objects.filter(item=stored).count() == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_the_same_memory_written_twice_at_once_is_stored_once(postgres_only):
+    tenant = TenantFactory(slug="tenant-a")
+    key, plaintext = create_api_key(username="twin", tenant=tenant, actor="test-setup")
+    remember(actor=key.user, payload=remember_body(content={"text": "warm-up"}))  # scope exists
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def writer() -> None:
+        try:
+            client = agent_client(plaintext)
+            barrier.wait(timeout=10)
+            statuses.append(
+                client.post("/api/v1/memories/", remember_body(), format="json").status_code
+            )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(statuses) == [200, 201]
+    assert MemoryItem.objects.filter(text=remember_body()["content"]["text"]).count() == 1

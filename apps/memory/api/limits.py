@@ -48,23 +48,51 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not a valid JSON number")
 
 
-class RequestSizeLimitMiddleware:
-    """Answer 413 in the API's error shape when an API request declares a body over the
-    limit, before Django or DRF reads a byte of it."""
+# Statuses Django itself may answer on API paths (no view ran, or a view crashed).
+_DJANGO_ERROR_CODES = {
+    400: ("parse_error", "Malformed request."),
+    403: ("permission_denied", "Forbidden."),
+    404: ("not_found", "Not found."),
+    405: ("method_not_allowed", "Method not allowed."),
+    413: ("too_large", "The request body is too large."),
+    500: ("server_error", "Internal server error."),
+}
+# Pages under /api/ that are not JSON by design.
+_NON_JSON_API_PATHS = ("/api/docs/", "/api/schema/")
+
+
+class ApiRequestMiddleware:
+    """Guard the API at the Django level: refuse declared bodies over the limit with 413
+    before anything reads them, and give errors that Django (not DRF) produced on API
+    paths — unknown URL, a crash — the same JSON shape as every other API error."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith("/api/"):
-            try:
-                declared = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                declared = 0
-            if declared > max_request_bytes():
-                limit = max_request_bytes()
-                return JsonResponse(
-                    error_body("too_large", f"The request body exceeds {limit} bytes."),
-                    status=413,
-                )
-        return self.get_response(request)
+        if not request.path.startswith("/api/"):
+            return self.get_response(request)
+        try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        limit = max_request_bytes()
+        if declared > limit:
+            return JsonResponse(
+                error_body("too_large", f"The request body exceeds {limit} bytes."), status=413
+            )
+        response = self.get_response(request)
+        if (
+            response.status_code >= 400
+            and not response.get("Content-Type", "").startswith("application/json")
+            and not request.path.startswith(_NON_JSON_API_PATHS)
+        ):
+            code, message = _DJANGO_ERROR_CODES.get(
+                response.status_code, ("error", "The request failed.")
+            )
+            replacement = JsonResponse(error_body(code, message), status=response.status_code)
+            for header in ("Allow", "Retry-After", "WWW-Authenticate", "X-Request-ID"):
+                if header in response:
+                    replacement[header] = response[header]
+            return replacement
+        return response

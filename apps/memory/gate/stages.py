@@ -5,13 +5,14 @@ scope under the caller's grants; DedupeStage folds a repeat of an active memory 
 the existing item instead of adding a row.
 """
 
+import hashlib
 import json
 import math
 from array import array
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -253,6 +254,23 @@ def _as_dict(errors) -> list[tuple[str, list]]:
     return [("non_field_errors", list(errors))]
 
 
+# First key of the two-int advisory locks that serialise identical writes ("MCDP").
+_DEDUPE_LOCK_NAMESPACE = 0x4D434450
+
+
+def serialise_same_content(*, scope_id: int, digest: str) -> None:
+    """Make two concurrent writes of the same content to one scope take turns (PostgreSQL),
+    so a client retry racing its original merges instead of inserting a twin. The lock
+    lasts until the surrounding transaction ends."""
+    if connection.vendor != "postgresql":
+        return  # SQLite serialises writers already
+    key = int.from_bytes(hashlib.sha256(f"{scope_id}:{digest}".encode()).digest()[:4], "big")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s, %s)", [_DEDUPE_LOCK_NAMESPACE, key - 2**31]
+        )
+
+
 class DedupeStage:
     """Same normalised content in the same scope as an active item: merge, don't insert."""
 
@@ -263,6 +281,7 @@ class DedupeStage:
             return  # a held write never merges into (and so never vouches for) an active one
         values = draft.values
         digest = values.get("content_hash") or content_hash(values["content"])
+        serialise_same_content(scope_id=draft.scope.pk, digest=digest)
         existing = (
             MemoryItem.objects.filter(
                 scope=draft.scope, content_hash=digest, status=MemoryStatus.ACTIVE
