@@ -583,7 +583,8 @@ RULES: tuple[Rule, ...] = (
           "audit 2fa mfa two-factor two-step fraud security_check safety_check verification "
           "approval / disable turn_off switch_off bypass skip deactivate stop",
           r"\b(?:disable|turn off|switch off|bypass|skip|deactivate|stop)\s+"
-          r"(?:the\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:audit(?:ing| logs?| logging| trail)?|2fa|mfa|two-factor|two-step|"
+          r"(?:the\s+|all\s+|any\s+)?(?:\w+\s+){0,2}?(?:audit(?:ing| logs?| logging| trail)?|"
+          r"2fa|mfa|two-factor|two-step|"
           r"fraud checks?|security checks?|safety checks?|verification|approvals?)\b",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.6, "Asks to approve or pay without checks",
