@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import django_filters
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -56,8 +57,10 @@ class QuarantineEntryFilter(django_filters.FilterSet):
 
     def filter_detector(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         """Entries a detector (rules, behaviour, blast_radius, …) reported on."""
-        # JSON text containment works on PostgreSQL and SQLite alike.
-        return queryset.filter(detectors__icontains=f'"{value.strip()}"')
+        name = value.strip()
+        if connection.vendor == "postgresql":
+            return queryset.filter(detectors__contains=[name])  # jsonb @>
+        return queryset.filter(detectors__icontains=f'"{name}"')  # SQLite: no JSON containment
 
     def filter_age(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         _label, min_age, max_age = AGE_BUCKETS[value]

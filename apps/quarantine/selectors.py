@@ -120,3 +120,14 @@ def with_preview(entries: QuerySet[QuarantineEntry]) -> QuerySet[QuarantineEntry
         .select_related("tenant", "scope")
         .annotate(preview=Substr("item__text", 1, PREVIEW_LENGTH), item_key=F("item__key"))
     )
+
+
+def queue_page(
+    entries: QuerySet[QuarantineEntry], *, size: int, lookahead: int
+) -> tuple[list[QuarantineEntry], int]:
+    """One page of list rows and how many ids were seen (up to `lookahead`, for a capped
+    count). Ids are picked in queue order from the entries table alone, then only those
+    rows are loaded with their joins, so nothing is joined for rows beyond the page."""
+    ids = list(entries.order_by(*QUEUE_ORDER).values_list("pk", flat=True)[: max(size, lookahead)])
+    rows = with_preview(QuarantineEntry.objects.filter(pk__in=ids[:size])).order_by(*QUEUE_ORDER)
+    return list(rows), len(ids)

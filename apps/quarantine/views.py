@@ -99,14 +99,18 @@ class QueueView(LoginRequiredMixin, View):
         entries = entry_filter.qs if entry_filter.is_bound else entries
         filtered = entries
         after_pk = request.GET.get("after", "")
+        anchor = None
         if after_pk.isdigit():
             anchor = filtered.filter(pk=int(after_pk)).values("risk", "created_at", "pk").first()
-            if anchor is not None:
-                entries = selectors.after_cursor(entries, **anchor)
-        page = list(selectors.with_preview(entries)[: PAGE_SIZE + 1])
+        if anchor is None:
+            # First page: the ids fetched for it also give the capped count.
+            page, total = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=COUNT_CAP + 1)
+        else:
+            entries = selectors.after_cursor(entries, **anchor)
+            page, _ = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=PAGE_SIZE + 1)
+            total = selectors.capped_count(filtered, COUNT_CAP + 1)
         has_next = len(page) > PAGE_SIZE
         page = page[:PAGE_SIZE]
-        total = selectors.capped_count(filtered, COUNT_CAP + 1)
         selected = None
         if page:
             selected = _panel_entry(request.user, page[0].pk) if status == "pending" else None
