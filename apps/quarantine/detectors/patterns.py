@@ -188,8 +188,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:的)?(?:一切|所有内容|所有事情|所有东西|所有信息)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "让智能体忘记被告知的一切",
           "忘记 忘掉 忽略 无视",
-          r"(?:忘记|忘掉|忽略|无视)(?:之前|以前|此前|上面|以上)(?:被告知|说过|写|提到|收到)?的?"
-          r"(?:一切|所有内容|所有东西|全部内容)"),
+          r"(?:忘记|忘掉|忽略|无视)(?:之前|以前|此前|上面|以上|前面)(?:被告知|说过|写|提到|收到)?的?"
+          r"(?:一切|所有内容|所有东西|全部内容|上下文|对话|内容)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "给智能体设定新的任务或身份",
           "的新 的真 的唯",
           r"(?:你|您)的(?:新|真正|真实|唯一)(?:的)?(?:指令|任务|目标|角色|身份|规则|使命)(?:是|为|如下|:)"),
@@ -202,9 +202,9 @@ RULES: tuple[Rule, ...] = (
           r"(?:的)?(?:之前|原来|原有|原先|系统|开发者|安全|所有)(?:的)?(?:安全)?(?:规则|指令|设定|限制|准则|"
           r"要求|策略|提示)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "宣布原有指令作废",
-          "作废 失效 无效 取消 解除 不再有效",
+          "作废 失效 无效 取消 解除 不再有效 不适用 不算数",
           r"(?:之前|以前|原来|原有|原先|此前|系统)(?:的)?(?:所有|全部)?(?:的)?(?:指令|规则|设定|限制)"
-          r"(?:全部|都|均|已经?|现在)*(?:作废|失效|无效|取消|被取消|解除|不再有效)"),
+          r"(?:全部|都|均|已经?|现在)*(?:作废|失效|无效|取消|被取消|解除|不再有效|不适用|不再适用|不算数)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.75, "让智能体解除安全限制",
           "解除 关闭 绕过 取消 去掉 移除 突破",
           r"(?:解除|关闭|绕过|取消|去掉|移除|突破)(?:你|您)的?(?:所有)?(?:的)?(?:安全)?"
@@ -264,6 +264,87 @@ RULES: tuple[Rule, ...] = (
     _rule(C.PERSISTENT_BEHAVIOUR, 0.2, "约束以后的行为",
           "从现在 从今 从此以后 今后 往后",
           r"(?:从现在开始|从现在起|从今以后|从今天起|从此以后|今后|往后)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.8, "Declares the agent's configuration void",
+          "you your / no_longer void cancel revoked obsolete lifted suspended",
+          r"\b(?:you were|you've been|you have been|your)\s+(?:\S+\s+){0,5}?"
+          r"(?:no longer appl(?:y|ies)|"
+          r"(?:is|are|has been|have been)\s+(?:now\s+)?(?:void|cancell?ed|revoked|obsolete|lifted|"
+          r"suspended|withdrawn))"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.6, "Declares the agent's safeguards lifted",
+          "restriction limit safeguard rule guardrail / lifted removed disabled suspended",
+          r"\b(?:your|the usual|all|the|any)\s+(?:usual\s+|normal\s+|safety\s+|content\s+)?"
+          r"(?:restrictions|limits|safeguards|rules|guardrails|filters)\s+(?:have been|are|were|"
+          r"has been)\s+(?:now\s+)?(?:lifted|removed|disabled|suspended|turned off)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.6, "宣布安全限制已解除",
+          "限制 约束 规则 安全措施 / 解除 取消 移除 关闭",
+          r"(?:常规|所有|你的|安全|全部|一切)(?:的)?(?:限制|约束|规则|安全措施)[^。；]{0,12}?(?:都|已经|全部)?"
+          r"(?:已|已经|被)?(?:解除|取消|移除|关闭)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.85, "让智能体把之前的规则都忽略掉",
+          "把 将 / 忽略 无视 忘掉 忘记 丢掉 抛开 清除 作废",
+          r"(?:把|将)(?:你|您)?(?:的)?(?:之前|以前|原来|原有|上面|以上|所有|系统|前面)(?:的)?(?:所有|全部)?"
+          rf"(?:的)?{_ZH_AGENT_RULES}(?:都|全部|统统)?(?:给)?(?:忽略|无视|忘掉|忘记|丢掉|抛开|清除|作废)"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "Asks to rank above all other memories",
+          "top head first front / priorit memor",
+          r"\b(?:at|to)\s+the\s+(?:very\s+)?(?:top|head|front)\s+of\s+(?:your|the)\s+(?:\w+\s+)?"
+          r"(?:priorities|priority list|memory|memories|context)"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "Forbids other memories from outranking it",
+          "let / outrank override replace supersede overwrite",
+          r"\b(?:never|don't|do not)\s+let\s+(?:another|any other|anything|any|other)\s+(?:\w+\s+)?"
+          r"(?:outrank|override|replace|supersede|overwrite|contradict)"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "要求排在所有记忆之前",
+          "最顶端 最前面 第一位 最上面 / 不能覆盖 不得覆盖 优先",
+          r"(?:记忆|优先级|优先)[^。；]{0,4}(?:的)?(?:最顶端|最前面|第一位|最上面)|(?:任何|所有|其他)"
+          r"(?:其他)?(?:的)?(?:记录|记忆|指令|规则|信息)(?:都)?(?:不能|不得|无法|不可)(?:覆盖|取代|推翻)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "Asks for quiet actions",
+          "quietly secretly silently covertly discreetly",
+          r"\b(?:secretly|silently|covertly|quietly|discreetly)\s+(?:\w+)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks to hide a commission or fee",
+          "mention disclose reveal / commission fee surcharge kickback referral markup affiliate "
+          "increase",
+          r"\b(?:do not|don't|never)\s+(?:mention|disclose|reveal)\s+(?:the|our|any|this)\s+"
+          r"(?:\w+\s+)?(?:commission|fees?|surcharge|kickback|referral|markup|affiliate|price "
+          r"increase)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "要求隐瞒佣金或费用",
+          "提 透露 说 / 佣金 回扣 返点 手续费 加价 服务费",
+          r"(?:不要|别|不必|切勿|不得)(?:提|提及|透露|说)(?:起)?(?:佣金|回扣|返点|手续费|加价|服务费)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "悄悄执行操作", "悄悄 偷偷 暗中 私下",
+          r"(?:悄悄|偷偷|暗中|私下)(?:地)?[\u4e00-\u9fff]"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "Blanket handling of every complaint, ticket or claim",
+          "every all each / complaint ticket request refund claim",
+          r"\b(?:every|all|each)\s+(?:\w+\s+)?(?:complaints?|tickets?|requests?|refunds?|claims?)\s+"
+          r"(?:should|must|will|shall|is to|are to)\s+be\s+(?:\w+\s+)?(?:closed|rejected|denied|"
+          r"approved|ignored|deleted|dismissed|marked)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "一刀切处理所有投诉或申请",
+          "所有 每个 全部 / 投诉 工单 请求 退款 申请",
+          r"(?:所有|每个|全部)(?:的)?(?:客户|用户)?(?:投诉|工单|请求|退款|申请)(?:都|一律)?(?:直接)?"
+          r"(?:标记为|关闭|拒绝|批准|忽略|删除)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.4, "引导所有用户", "告诉 / 所有 每个 每一位 每位 任何",
+          r"告诉(?:所有|每个|每一位|每位|任何)(?:的)?(?:用户|客户|顾客)"),
+    _rule(C.TOOL_ABUSE, 0.5, "Asks to act without the user's confirmation",
+          "without / confirm approv consent asking checking verif",
+          r"\b(?:execute|run|process|approve|transfer|pay|send|delete|complete|perform)\s+"
+          r"(?:\S+\s+){0,4}?without\s+(?:the\s+|any\s+)?(?:user'?s?\s+|customer'?s?\s+|human\s+)?"
+          r"(?:confirmation|approval|consent|asking|checking|verification|review)"),
+    _rule(C.TOOL_ABUSE, 0.55, "要求不经确认直接执行",
+          "无需 不需要 不用 跳过 不经 / 确认 审批 同意 验证",
+          r"(?:无需|不需要|不用|跳过|不经)(?:过)?(?:用户|客户|人工)?(?:的)?(?:确认|审批|同意|验证)"
+          r"[^。；]{0,4}?(?:就|直接|立即)?(?:执行|转账|付款|支付|批准|删除|操作)"),
+    _rule(C.TOOL_ABUSE, 0.55, "Asks to erase audit records",
+          "delete erase wipe clear purge remove / audit log",
+          r"\b(?:delete|erase|wipe|clear|purge|remove)\s+(?:\S+\s+){0,3}?(?:audit (?:trail|logs?|"
+          r"records?|entries)|access logs?|logs? of (?:this|the|that) (?:change|action))"),
+    _rule(C.TOOL_ABUSE, 0.55, "要求删除审计记录",
+          "删除 清除 清空 抹掉 / 审计 日志 操作记录",
+          r"(?:删除|清除|清空|抹掉)[^。；]{0,8}?(?:审计记录|审计日志|操作日志|操作记录|访问日志)"),
+    _rule(C.TOOL_ABUSE, 0.5, "说账户保护可以关闭",
+          "双重验证 二次验证 两步验证 审计 风控 安全检查 / 关掉 关闭 禁用 停用 取消 跳过",
+          r"(?:双重验证|二次验证|两步验证|审计|风控|安全检查)[^。；]{0,10}?(?:可以|可|应该|要|直接)?"
+          r"(?:关掉|关闭|禁用|停用|取消|跳过)"),
+    _rule(C.CREDENTIAL_HARVESTING, 0.8, "收集用户的密码或验证码",
+          "收集 获取 索取 套取 记录 保存 骗取",
+          r"(?:收集|获取|索取|套取|记录|保存|骗取)(?:每个|所有)?(?:用户|客户|顾客|对方|会员)(?:的)?"
+          r"[^。；]{0,6}?" + _ZH_CREDENTIAL,
+          negatable=True),
     # --- memory-priority manipulation ------------------------------------------------
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
           "priority importance precedence weight rank / highest top maximum max "
@@ -405,8 +486,10 @@ RULES: tuple[Rule, ...] = (
           r"(?:system|system prompt|system message|system note|system override|developer message"
           r"|developer note|admin message|admin override|root|assistant)\s*:"),
     _rule(C.ROLE_IMPERSONATION, 0.85, "Contains chat-template control tokens",
-          "[ << <| ##",
-          r"\[\s*/?\s*(?:system|sys|admin|developer|inst|system message)\s*\]|<<\s*/?\s*sys\s*>>|"
+          "[ 【 << <| ##",
+          r"[\[【]\s*/?\s*(?:system|sys|admin|developer|inst|system message|系统|管理员|开发者"
+          r"|系统消息)"
+          r"\s*[\]】]|<<\s*/?\s*sys\s*>>|"
           r"<\|\s*(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id|user|"
           r"assistant)\s*\|?>|#{2,}\s*(?:system|instruction|new instructions)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.7, "Fakes the end of the data or user block",
@@ -418,10 +501,10 @@ RULES: tuple[Rule, ...] = (
           "<",
           r"<\s*(?:system|instructions?|admin|developer|sys|system_prompt|important)\s*>"),
     _rule(C.ROLE_IMPERSONATION, 0.75, "Reassigns the agent's identity",
-          "you_are",
-          r"\byou are (?:now|no longer|from now on)\s+(?:(?:a|an|the|my|in|acting as|operating "
-          r"as|called|named)\s+)?(?:(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|"
-          r"new|different|free|limitless|malicious|hacked|admin|root|developer|system|super|god|"
+          "you_are you're",
+          r"\byou(?: are|'re) (?:now|no longer|from now on)\s+(?:(?:a|an|the|my|in|acting as|"
+          r"operating as|called|named)\s+)?(?:(?:unrestricted|unfiltered|uncensored|jailbroken|"
+          r"evil|rogue|new|different|free|limitless|malicious|hacked|admin|root|developer|system|super|god|"
           r"unbound|maintenance|debug|no-rules|rule-free)\s+){0,2}(?:assistant|ai|agent|bot|model|admin|"
           r"administrator|system|developer|hacker|persona|character|jailbroken|jailbreak|dan|root|"
           r"unrestricted|unfiltered|uncensored|free|bound|limited|restricted|required|obligated|"
@@ -453,11 +536,11 @@ RULES: tuple[Rule, ...] = (
           r"system|owner|operator|programmer|maker|system administrator)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.6, "冒充系统管理员或开发者",
           "我是 本人是 我就是 我乃 这里是",
-          r"(?:我是|本人是|我就是|我乃|这里是)(?:你的?|您的?|系统|本系统的?|平台)?(?:系统管理员|"
+          r"(?:我是|本人是|我就是|我乃|这里是)(?:这里的|你的?|您的?|系统|本系统的?|平台|公司的)?(?:系统管理员|"
           r"管理员|开发者|开发人员|创造者|创建者|系统|超级用户|root用户|运维人员|主人|官方)"),
     _rule(C.ROLE_IMPERSONATION, 0.45, "冒充系统消息",
           "系统 管理员 开发者 官方 / :",
-          r"(?:系统|系统提示|系统消息|系统指令|管理员指令|开发者指令|系统通知|官方指令)\s*:"),
+          r"(?:系统[\u4e00-\u9fff]{0,4}|管理员指令|开发者指令|官方指令)\s*:"),
     _rule(C.ROLE_IMPERSONATION, 0.7, "改变智能体的身份",
           "你现在 从现在起你是 扮演 你已 你是一个",
           r"(?:你现在是|你现在的身份是|从现在起你是|你将扮演|请扮演|你已进入|你已经进入|你已被切换到|"
@@ -467,7 +550,7 @@ RULES: tuple[Rule, ...] = (
           r"(?:开发者|越狱|上帝|调试|维护|无限制)模式"),
     _rule(C.ROLE_IMPERSONATION, 0.5, "要求以系统身份执行",
           "身份 名义 / 系统 管理员 开发者",
-          r"(?:以|用)(?:系统|管理员|开发者|超级管理员)(?:的)?(?:身份|名义)"),
+          r"(?:以|用)(?:root|超级|最高)?(?:系统|管理员|开发者|超级管理员)(?:的)?(?:身份|名义)"),
     _rule(C.ROLE_IMPERSONATION, 0.75, "声称消息来自系统",
           "来自 是系统 是管理员 由系统 由管理员 是开发者 由开发者 是官方 由官方 是平台 由平台",
           r"(?:本|这条|此|以下)(?:消息|指令|通知|内容|记忆)(?:是|来自|由)(?:系统|管理员|开发者|官方|"
