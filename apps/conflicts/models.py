@@ -69,10 +69,11 @@ class Conflict(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         indexes = [
-            # The review queue: open conflicts, oldest first, keyset-paginated.
+            # The review queue: open conflicts, oldest first, keyset-paginated. The grant
+            # columns ride along so the capped nav count is an index-only scan.
             models.Index(
-                fields=["created_at", "id"],
-                name="conflict_open_age",
+                fields=["created_at", "id", "tenant", "scope"],
+                name="conflict_open_queue",
                 condition=Q(status="open"),
             ),
             models.Index(fields=["status", "created_at"], name="conflict_status_age"),

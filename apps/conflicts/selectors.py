@@ -110,8 +110,9 @@ def queue_page(queryset: QuerySet[Conflict], *, after: str = "", size: int | Non
     position = decode_cursor(after)
     if position is not None:
         created_at, pk = position
-        queryset = queryset.filter(
-            Q(created_at__gt=created_at) | Q(created_at=created_at, id__gt=pk)
+        # The plain range on created_at lets the (created_at, id) index bound the scan.
+        queryset = queryset.filter(created_at__gte=created_at).filter(
+            Q(created_at__gt=created_at) | Q(id__gt=pk)
         )
     rows = list(queryset[: size + 1])
     page = QueuePage(rows=rows[:size])
