@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import (
     Case,
     DateTimeField,
@@ -37,8 +37,6 @@ from django.db.models import (
     F,
     FloatField,
     Func,
-    IntegerField,
-    Lookup,
     Q,
     Value,
     When,
@@ -209,29 +207,6 @@ def recency(*, last_access_at: datetime, now: datetime) -> float:
     return 0.5 ** (elapsed_days / RECENCY_HALF_LIFE_DAYS)
 
 
-class ContainsText(Lookup):
-    """`text` contains a pattern: ILIKE on PostgreSQL (trigram-indexable), or plain LIKE
-    for caseless (CJK) patterns, which is cheaper; LIKE elsewhere."""
-
-    lookup_name = "recall_contains"
-
-    def __init__(self, lhs, pattern: str, *, caseless: bool = False):
-        escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        super().__init__(lhs, f"%{escaped}%")
-        self.caseless = caseless
-
-    def as_sql(self, compiler, connection):
-        lhs_sql, lhs_params = self.process_lhs(compiler, connection)
-        rhs_sql, rhs_params = self.process_rhs(compiler, connection)
-        operator = "LIKE" if self.caseless else "ILIKE"
-        return f"{lhs_sql} {operator} {rhs_sql}", [*lhs_params, *rhs_params]
-
-    def as_sqlite(self, compiler, connection):
-        lhs_sql, lhs_params = self.process_lhs(compiler, connection)
-        rhs_sql, rhs_params = self.process_rhs(compiler, connection)
-        return f"{lhs_sql} LIKE {rhs_sql} ESCAPE '\\'", [*lhs_params, *rhs_params]
-
-
 def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope:
     """The scope `kind:external_id` of the tenant, if the actor may read its memories."""
     kind, separator, external_id = (scope_key or "").partition(":")
@@ -256,6 +231,55 @@ def _recallable(scope: Scope, now: datetime, memory_types, categories):
     return items
 
 
+def _lexical_candidates_sql(
+    *,
+    scope: Scope,
+    patterns: Sequence[tuple[str, bool]],
+    now: datetime,
+    memory_types: Sequence[str],
+    categories: Sequence[int],
+    with_embeddings: bool,
+) -> tuple[str, list[Any]]:
+    """The ranked candidate query, written out: it is the hot path, and the derived table
+    (a bounded scan, then a sort of at most SCAN_LIMIT rows) must run exactly once.
+
+    Latin patterns use ILIKE on PostgreSQL (the trigram index serves them); CJK patterns
+    have no case and use LIKE, which is cheaper. SQLite's LIKE is case-insensitive for
+    ASCII already.
+    """
+    postgres = connection.vendor == "postgresql"
+    matches, match_params = [], []
+    for pattern, caseless in patterns:
+        escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        operator = "ILIKE" if postgres and not caseless else "LIKE"
+        escape = "" if postgres else " ESCAPE '\\'"
+        matches.append(f"text {operator} %s{escape}")
+        match_params.append(f"%{escaped}%")
+    columns = ", ".join(
+        connection.ops.quote_name(name)
+        for name in (*_RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
+    )
+    filters = ["tenant_id = %s", "scope_id = %s", "status = %s"]
+    params: list[Any] = [scope.tenant_id, scope.pk, MemoryStatus.ACTIVE]
+    filters.append("(expires_at IS NULL OR expires_at > %s)")
+    params.append(connection.ops.adapt_datetimefield_value(now))
+    if memory_types:
+        filters.append(f"memory_type IN ({', '.join(['%s'] * len(memory_types))})")
+        params.extend(memory_types)
+    if categories:
+        filters.append(f"category IN ({', '.join(['%s'] * len(categories))})")
+        params.extend(categories)
+    term_hits = " + ".join(f"(CASE WHEN {match} THEN 1 ELSE 0 END)" for match in matches)
+    table = connection.ops.quote_name(MemoryItem._meta.db_table)
+    sql = (
+        f"SELECT * FROM (SELECT {columns}, {term_hits} AS term_hits FROM {table} "  # noqa: S608
+        f"WHERE {' AND '.join(filters)} AND ({' OR '.join(matches)}) "
+        f"LIMIT {SCAN_LIMIT:d}) AS scanned "
+        f"ORDER BY term_hits DESC, importance DESC, last_access_at DESC LIMIT {CANDIDATE_LIMIT:d}"
+    )
+    return sql, [*match_params, *params, *match_params]
+
+
 def select_candidates(
     *,
     scope: Scope,
@@ -267,36 +291,32 @@ def select_candidates(
     with_embeddings: bool = False,
 ) -> list[MemoryItem]:
     """Active, unexpired items of the scope that contain a query term (most terms first),
-    topped up with the scope's most important recent items when fewer than `minimum`."""
-    items = _recallable(scope, now, memory_types, categories)
-    items = items.only(*_RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
+    topped up with the scope's most important recent items when fewer than `minimum`.
+
+    Candidates carry only the columns ranking reads; the rest are deferred.
+    """
+    memory_types, categories = list(memory_types or []), list(categories or [])
     candidates: list[MemoryItem] = []
     patterns = _sql_patterns(terms)
     if patterns:
-        matches = [ContainsText(F("text"), p, caseless=cjk) for p, cjk in patterns]
-        any_match = Q()
-        for match in matches:
-            any_match |= Q(match)
-        term_hits = sum(
-            (Case(When(match, then=Value(1)), default=Value(0)) for match in matches),
-            start=Value(0, output_field=IntegerField()),
+        sql, params = _lexical_candidates_sql(
+            scope=scope,
+            patterns=patterns,
+            now=now,
+            memory_types=memory_types,
+            categories=categories,
+            with_embeddings=with_embeddings,
         )
-        # Bounded: rank only the first SCAN_LIMIT matching rows, so a term found in half
-        # of a huge scope stops the scan early instead of ranking every row holding it.
-        # A derived table (not `IN (subquery)`) so the bounded scan runs exactly once.
-        scanned = items.filter(any_match).annotate(term_hits=term_hits).order_by()
-        sql, params = scanned[:SCAN_LIMIT].query.sql_with_params()
-        ranked = (
-            f"SELECT * FROM ({sql}) AS scanned "  # noqa: S608 - SQL built by the ORM
-            "ORDER BY term_hits DESC, importance DESC, last_access_at DESC "
-            f"LIMIT {CANDIDATE_LIMIT:d}"
-        )
-        candidates = list(MemoryItem.objects.raw(ranked, params))
+        candidates = list(MemoryItem.objects.raw(sql, params))
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
     if missing > 0:
+        items = _recallable(scope, now, memory_types, categories)
+        fields = (*_RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
         found = [item.pk for item in candidates]
         candidates += list(
-            items.exclude(pk__in=found).order_by("-importance", "-last_access_at")[:missing]
+            items.only(*fields)
+            .exclude(pk__in=found)
+            .order_by("-importance", "-last_access_at")[:missing]
         )
     for item in candidates:  # every candidate shares the scope: no query per row later
         item.scope = scope

@@ -1,0 +1,205 @@
+"""Benchmark: in-process recall latency (the service, not HTTP) inside a 1,000,000-item table.
+
+Targets (issue 4): p95 ≤ 25 ms for a scope holding 1,000 items, ≤ 60 ms for a scope
+holding 50,000 items.
+
+Run on a PostgreSQL benchmark database:
+    createdb -h 127.0.0.1 -U postgres mc_bench_recall
+    DEBUG=true DATABASE_URL=postgres://postgres@127.0.0.1:5432/mc_bench_recall \\
+        .venv/bin/python bench/bench_recall.py [--iterations 400] [--total 1000000]
+
+Data comes from `manage.py generate_memories` (bilingual English/Chinese templates,
+every status, a year of access history): one tenant with one scope of 1,000 items,
+one with one scope of 50,000 items, and the rest of the table spread over 5 tenants ×
+200 scopes. It is generated once and reused by later runs.
+
+Each iteration calls apps.memory.recall.recall_memories as an agent (a service account
+with the agent role on the two tenants, so the permission subqueries run as in
+production), cycling through English, Chinese and mixed queries, including misses.
+The access-recording task is enqueued on commit in production and runs on a worker;
+here it is stubbed out of the measured path and timed separately (one UPDATE for the
+hits plus the audit event).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_console.settings")
+
+import django
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from apps.access.roles import Role  # noqa: E402
+from apps.access.services import ensure_service_account, grant_role  # noqa: E402
+from apps.memory import tasks  # noqa: E402
+from apps.memory.models import MemoryItem, Tenant  # noqa: E402
+from apps.memory.recall import recall_memories, record_recall_accesses  # noqa: E402
+
+SCOPES = {
+    # name: (tenant slug prefix, items, p95 target in ms)
+    "scope_1k": ("recall-small", 1_000, 25.0),
+    "scope_50k": ("recall-large", 50_000, 60.0),
+}
+SCOPE_KEY = "user:u_000000"  # generate_memories' first user scope
+QUERIES = [
+    "绿茶",
+    "靠窗座位",
+    "朝阳",
+    "用户偏好顺丰快递",
+    "用户上周咨询了什么问题？",
+    "提醒用户周末前处理电子发票",
+    "深色模式",
+    "扫地机器人的价格",
+    "积分兑换",
+    "周报",
+    "What does the user prefer for delivery?",
+    "green tea",
+    "window seat",
+    "dark mode preference",
+    "Remind the user about invoice copies",
+    "annual plan",
+    "X200 headset complaints",
+    "vegetarian meals",
+    "timezone",
+    "preferred courier",
+    "loyalty programme points",
+    "morning calls",
+    "深色模式 dark mode",
+    "shirt size L",
+    "Berlin",
+    "zebra crossing",  # no match: the top-up path
+    "量子计算",  # no match (Chinese)
+    "weekly reports before the weekend",
+]
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    index = min(len(sorted_values) - 1, max(0, round(fraction * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+def ensure_data(total: int) -> None:
+    """Generate the two measured scopes and fill the table up to `total` items, once."""
+    for prefix, count, _ in SCOPES.values():
+        if not Tenant.objects.filter(slug=f"{prefix}-000").exists():
+            call_command(
+                "generate_memories",
+                count=count,
+                tenants=1,
+                scopes=1,
+                tenant_prefix=prefix,
+                seed=count,
+            )
+    existing = MemoryItem.objects.count()
+    if existing < total * 0.99:
+        call_command("generate_memories", count=total - existing, tenants=5, scopes=200, seed=13)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memory_memoryitem")
+
+
+def agent_user():
+    account = ensure_service_account(username="bench-recall-agent", description="bench")
+    for prefix, _, _ in SCOPES.values():
+        tenant = Tenant.objects.get(slug=f"{prefix}-000")
+        grant_role(user=account.user, role=Role.AGENT, target=tenant, actor="bench")
+    return account.user
+
+
+def measure(user, tenant_slug: str, iterations: int) -> tuple[list[float], float]:
+    """Latencies (ms) of `iterations` recalls cycling through QUERIES; share of answers."""
+    for query in QUERIES:  # warm-up: plans, caches, connection
+        recall_memories(actor=user, tenant=tenant_slug, scope_key=SCOPE_KEY, query=query)
+    latencies, answered = [], 0
+    for n in range(iterations):
+        query = QUERIES[n % len(QUERIES)]
+        started = time.perf_counter()
+        hits = recall_memories(actor=user, tenant=tenant_slug, scope_key=SCOPE_KEY, query=query)
+        latencies.append((time.perf_counter() - started) * 1000)
+        answered += bool(hits)
+    return sorted(latencies), answered / iterations
+
+
+def measure_access_recording(tenant_slug: str, repeats: int = 50) -> float:
+    """Median ms of recording one recall's 10 hits (one UPDATE + the audit event)."""
+    tenant = Tenant.objects.get(slug=tenant_slug)
+    scope = tenant.scopes.get(kind="user", external_id="u_000000")
+    ids = [
+        str(pk)
+        for pk in MemoryItem.objects.filter(scope=scope, status="active").values_list(
+            "pk", flat=True
+        )[:10]
+    ]
+    timings = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        record_recall_accesses(
+            item_ids=ids,
+            accessed_at=timezone.now(),
+            tenant_id=tenant.pk,
+            scope_id=scope.pk,
+            actor="bench",
+        )
+        timings.append((time.perf_counter() - started) * 1000)
+    return statistics.median(timings)
+
+
+def index_names() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'memory_memoryitem'")
+        return sorted(row[0] for row in cursor.fetchall())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, default=400, help="Recalls per scope.")
+    parser.add_argument("--total", type=int, default=1_000_000, help="Items in the table.")
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("bench_recall needs PostgreSQL (set DATABASE_URL).")
+
+    ensure_data(args.total)
+    user = agent_user()
+    enqueued: list[int] = []
+    # The access task runs on a worker in production; keep it off the measured path.
+    tasks.record_recall_accesses_task.delay = lambda item_ids, *a, **k: enqueued.append(
+        len(item_ids)
+    )
+    total_rows = MemoryItem.objects.count()
+    print(f"memory_memoryitem: {total_rows:,} rows; indexes: {', '.join(index_names())}")
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(f"{len(QUERIES)} queries (English, Chinese, mixed, misses); top_k=10\n")
+    print(f"{'scope':<12}{'items':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}  answered")
+    results = []
+    for name, (prefix, count, target) in SCOPES.items():
+        latencies, answered = measure(user, f"{prefix}-000", args.iterations)
+        p50, p95, p99 = (percentile(latencies, f) for f in (0.5, 0.95, 0.99))
+        mean = statistics.fmean(latencies)
+        verdict = "met" if p95 <= target else "MISSED"
+        print(
+            f"{name:<12}{count:>8,}{p50:>8.1f}ms{p95:>7.1f}ms{p99:>7.1f}ms{mean:>7.1f}ms"
+            f"  {answered:.0%}  (target p95 ≤ {target:.0f} ms: {verdict})"
+        )
+        results.append((name, p50, p95, p99, target))
+    access_ms = measure_access_recording(f"{SCOPES['scope_50k'][0]}-000")
+    print(f"\nrecording one recall's 10 hits (1 UPDATE + audit event): {access_ms:.2f} ms median")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+    print(f"access-recording tasks enqueued during the run: {len(enqueued)}")
+    for name, p50, p95, p99, target in results:
+        print(f"RESULT\trecall_p50_{name}\t{p50:.1f}\tms\t-")
+        print(f"RESULT\trecall_p95_{name}\t{p95:.1f}\tms\t<= {target:.0f}")
+        print(f"RESULT\trecall_p99_{name}\t{p99:.1f}\tms\t-")
+    print(f"RESULT\trecall_access_update_10_hits\t{access_ms:.2f}\tms\t-")
+
+
+if __name__ == "__main__":
+    main()
