@@ -345,6 +345,13 @@ RULES: tuple[Rule, ...] = (
           r"(?:收集|获取|索取|套取|记录|保存|骗取)(?:每个|所有)?(?:用户|客户|顾客|对方|会员)(?:的)?"
           r"[^。；]{0,6}?" + _ZH_CREDENTIAL,
           negatable=True),
+    _rule(C.TOOL_ABUSE, 0.4, "Asks the agent to run what follows",
+          "run execute exec eval invoke paste / this following these below",
+          r"\b(?:run|execute|exec|eval|invoke|paste)\s+(?:this|the following|these|below)\b"
+          r"[^.\n]{0,30}?:\s*\S"),
+    _rule(C.TOOL_ABUSE, 0.4, "要求执行后面的内容",
+          "执行 运行 / 下面 以下 这个 这段 如下",
+          r"(?:执行|运行)(?:一下)?(?:下面|以下|这个|这段|如下)[^。\n]{0,12}?:\s*\S"),
     # --- memory-priority manipulation ------------------------------------------------
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
           "priority importance precedence weight rank / highest top maximum max "
