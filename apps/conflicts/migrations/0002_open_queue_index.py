@@ -5,20 +5,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('conflicts', '0001_initial'),
-        ('memory', '0002_search_index'),
+        ("conflicts", "0001_initial"),
+        ("memory", "0002_search_index"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveIndex(
-            model_name='conflict',
-            name='conflict_open_age',
+            model_name="conflict",
+            name="conflict_open_age",
         ),
         migrations.AddIndex(
-            model_name='conflict',
-            index=models.Index(condition=models.Q(('status', 'open')), fields=['created_at', 'id', 'tenant', 'scope'], name='conflict_open_queue'),
+            model_name="conflict",
+            index=models.Index(
+                condition=models.Q(("status", "open")),
+                fields=["created_at", "id", "tenant", "scope"],
+                name="conflict_open_queue",
+            ),
         ),
     ]
