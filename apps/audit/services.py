@@ -1,7 +1,6 @@
 """Writing the audit log: one `record` call per state change, inside its transaction;
 verifying the chain and signing checkpoints of its head."""
 
-import ipaddress
 import json
 import time
 from typing import Any
@@ -27,6 +26,7 @@ from apps.audit.verification import (
     WalkResult,
     canonical,
     link_hash,
+    normalise_ip,
     stored_hash_at,
     walk_chain,
 )
@@ -65,16 +65,6 @@ def canonical_event(event: AuditEvent) -> bytes:
 def chain_hash(prev_hash: str, event: AuditEvent) -> str:
     """hash = sha256(prev_hash ‖ canonical(event))."""
     return link_hash(prev_hash, canonical_event(event))
-
-
-def _normalise_ip(value: str | None) -> str | None:
-    """The form the database gives back, so the hash re-derives from the stored row."""
-    if not value:
-        return None
-    try:
-        return str(ipaddress.ip_address(value))
-    except ValueError:
-        return None
 
 
 def _describe_actor(actor: Any) -> tuple[str, int | None, str]:
@@ -127,7 +117,7 @@ def record(
             target_id=str(target_id)[:64],
             tenant_id=getattr(tenant, "pk", tenant),
             scope_id=getattr(scope, "pk", scope),
-            ip=_normalise_ip(request_context.ip),
+            ip=normalise_ip(request_context.ip),
             request_id=request_context.request_id,
             metadata=json.loads(json.dumps(metadata, default=str)),
             prev_hash=head["hash"] if head else GENESIS_HASH,

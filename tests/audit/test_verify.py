@@ -216,3 +216,32 @@ def test_weekly_task_verifies_and_reports(chain):
     outcome = verify_audit_chain_task.delay().get()
     assert outcome["ok"] is True
     assert outcome["head_sequence"] == EVENTS
+
+
+def test_verification_agrees_with_record_on_awkward_values(db):
+    """The walk's fast canonical form must equal record()'s for any value the log may hold."""
+    awkward = [
+        'quote " backslash \\ tab \t newline \n nul-ish \x01 \x1f del \x7f',
+        "ünïcödé ✓ 中文 🙂 \u2028",
+        "",
+    ]
+    token = set_request_context(RequestContext(ip="::ffff:192.0.2.1", request_id=awkward[0][:64]))
+    try:
+        for n, text in enumerate(awkward):
+            record(
+                actor=text or "system",
+                action=Action.JOB_RUN,
+                target_type=text[:64],
+                target_id=text[:64],
+                tenant=2**62 + n,
+                data={
+                    text: text,
+                    "z": [1, 2.5, -0.0001, 1e-7, 10**18, True, None, {"b": {}, "a": []}],
+                    "é": {"Z": 1, "a": 2},
+                },
+            )
+    finally:
+        reset_request_context(token)
+    result = verify_chain(actor="test", full=True)
+    assert result.ok, result.detail
+    assert result.checked == len(awkward)
