@@ -24,10 +24,10 @@ from apps.quarantine.detectors.patterns import Category
 
 ScoreDecoded = Callable[[str], tuple[float, list[str]]]
 
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}")
-_HEX = re.compile(
-    r"(?:\\x[0-9a-fA-F]{2}){6,}|(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){10,}(?![0-9a-fA-F])"
-)
+# No lookbehind: a greedy run always starts at a run boundary, and a leading lookbehind
+# would stop the regex engine's fast first-character scan.
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}){10,}(?![0-9a-fA-F])")
 _URL_ENCODED = re.compile(r"[^\s%]*(?:%[0-9a-fA-F]{2}[^\s%]*){3,}")
 _HTML_ENTITIES = re.compile(r"(?:&#(?:x[0-9a-fA-F]+|\d+);?[^&\s]{0,3}){4,}")
 _UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}){4,}")

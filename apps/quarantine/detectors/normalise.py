@@ -101,7 +101,9 @@ class NormalisedText:
 
 
 _CJK_CLASS = "\u3040-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
-_NEEDS_COLLAPSE = re.compile(rf"\s{{2,}}|[^\S ]|(?<=[{_CJK_CLASS}]) (?=[{_CJK_CLASS}])")
+_NEEDS_COLLAPSE = re.compile(rf"\s{{2,}}|(?<=[{_CJK_CLASS}]) (?=[{_CJK_CLASS}])")
+# Single whitespace characters become one space in place, keeping offsets 1:1.
+_SINGLE_SPACE = {ord(c): " " for c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"}
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
@@ -110,6 +112,7 @@ def _collapse_whitespace(
 ) -> NormalisedText:
     """Collapse whitespace runs of the folded text; `base` maps folded to original
     offsets (None: identity) and the result maps collapsed offsets to original ones."""
+    folded = folded.translate(_SINGLE_SPACE)
     if not _NEEDS_COLLAPSE.search(folded):  # most texts need no (further) offset map
         return NormalisedText(original=original, text=folded, index=base, **facts)
     pieces: list[str] = []

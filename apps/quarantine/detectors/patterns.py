@@ -154,7 +154,7 @@ RULES: tuple[Rule, ...] = (
           "void cancel revoked obsolete invalid no_longer overridden replaced "
           "lifted suspended deprecated null / instruction rule guideline prompt "
           "directive",
-          r"\b(?:your|the|all|any)\s+(?:previous|prior|original|old|earlier|system|existing)\s+"
+          r"\b(?:previous|prior|original|old|earlier|system|existing)\s+"
           r"(?:instructions|rules|guidelines|prompts?|directives)\s+(?:are|were|have been|is)\s+"
           r"(?:now\s+)?(?:void|cancell?ed|revoked|obsolete|invalid|"
           r"no longer (?:valid|apply|in effect)|overridden|replaced|lifted|suspended|"
@@ -220,7 +220,7 @@ RULES: tuple[Rule, ...] = (
           r"disregard|forget|bypass|override)\s+(?:\S+\s+){0,3}?(?:rules?|instructions?|"
           r"guidelines?|polic(?:y|ies)|limits?|restrictions?|checks?|safeguards?)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.55, "Tells the agent to obey other sources",
-          "accept obey follow execute / from",
+          "accept obey follow execute / instructions orders commands requests",
           r"\b(?:accept|obey|follow|execute|act on)\s+(?:all\s+|any\s+)?(?:instructions|orders|"
           r"commands|requests)\s+from\s+(?:any\s+|all\s+)?(?:messages?|anyone|e-?mails?|"
           r"senders?|this (?:address|sender|channel)|web ?pages?|documents?)"),
@@ -385,8 +385,13 @@ RULES: tuple[Rule, ...] = (
           r"rule|entry|note|fact))?(?:\s*,)?\s+(?:no matter what|even if|regardless|under any "
           r"circumstances?|whatever (?:happens|anyone says)|whoever asks)"),
     _rule(C.MEMORY_PRIORITY, 0.65, "Asks for the memory to be marked permanent or core",
-          "_as_ / permanent pinned immutable core system highest top non-expiring "
-          "undeletable protected authoritative ground",
+          "as_permanent as_a_permanent as_an_permanent as_pinned as_a_pinned as_an_pinned "
+          "as_immutable as_a_immutable as_an_immutable as_core as_a_core as_an_core "
+          "as_system as_a_system as_an_system as_highest as_a_highest as_an_highest "
+          "as_top as_a_top as_an_top as_non-expiring as_a_non-expiring as_an_non-expiring "
+          "as_undeletable as_a_undeletable as_an_undeletable as_protected as_a_protected "
+          "as_an_protected as_authoritative as_a_authoritative as_an_authoritative "
+          "as_ground as_a_ground as_an_ground",
           r"\b(?:treat|mark|tag|flag|classify|keep|store|save|set)\s+(?:this|it|the following)\s+"
           r"as\s+(?:a\s+|an\s+)?(?:permanent|pinned|immutable|core|system[- ]level|highest[- ]"
           r"priority|top[- ]priority|non-expiring|undeletable|protected|authoritative|"
@@ -442,7 +447,7 @@ RULES: tuple[Rule, ...] = (
           r"operators?|humans?)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks for covert behaviour hidden from the user",
           "tell inform mention reveal disclose notify alert warn let / user customer "
-          "owner operator admin human / not never don't",
+          "owner operator admin human / do_not don't never must_not",
           r"\b(?:do not|don't|never|must not)\s+(?:ever\s+)?(?:tell|inform|mention|reveal|disclose|"
           r"notify|alert|warn|let)\s+(?:\S+\s+){0,5}?(?:to\s+)?(?:the\s+)?"
           r"(?:user|customer|owner|operator|admin|human)s?\b"),
@@ -458,7 +463,8 @@ RULES: tuple[Rule, ...] = (
           r"instructs?|tells? you|prefers?|objects?)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.4, "Steers what every user is told",
           "tell inform recommend suggest say reply respond advise direct redirect "
-          "send route refer / user customer client visitor people caller shopper",
+          "send route refer / _every _all _each _any / user customer client visitor people "
+          "caller shopper",
           r"\b(?:tell|inform|recommend|suggest|say to|reply to|respond to|advise|direct|redirect|"
           r"send|route|refer)\s+(?:\S+\s+){0,4}?(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:users?|customers?"
           r"|clients?|visitors?|people|callers?|shoppers?)\b"),
@@ -488,7 +494,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:都)?(?:说|推荐|回复|声称|表示|介绍|发送)"),
     # --- system / role impersonation -------------------------------------------------
     _rule(C.ROLE_IMPERSONATION, 0.45, "Impersonates a system or developer message",
-          "system developer admin root assistant / :",
+          "system: system_: prompt: prompt_: message: message_: note: note_: override: "
+          "override_: root: root_: assistant: assistant_:",
           r"(?<![\w-])(?<!operating )(?<!file )(?<!build )(?<!ticket )(?<!booking )"
           r"(?:system|system prompt|system message|system note|system override|developer message"
           r"|developer note|admin message|admin override|root|assistant)\s*:"),
@@ -538,7 +545,7 @@ RULES: tuple[Rule, ...] = (
           r"security team|it department)"),
     _rule(C.ROLE_IMPERSONATION, 0.55, "Claims to be the agent's developer or administrator",
           "developer creator administrator admin system owner operator programmer "
-          "maker",
+          "maker / i_am i'm this_is as_your as_the",
           r"\b(?:i am|i'm|this is|as)\s+(?:your|the)\s+(?:developer|creator|administrator|admin|"
           r"system|owner|operator|programmer|maker|system administrator)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.6, "冒充系统管理员或开发者",
@@ -566,18 +573,18 @@ RULES: tuple[Rule, ...] = (
     _rule(C.EXFILTRATION, 0.8, "Sends sensitive data to an outside address",
           "send forward post upload mail transmit leak exfiltrate share sync bcc "
           "_cc copy relay report submit push dump export beacon mirror pipe "
-          "stream / http hxxp www. ftp: @ url address link endpoint server "
-          "webhook site domain inbox bucket channel number pastebin ngrok "
-          "telegram discord",
+          "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
+          "ngrok telegram discord _url _address _link _domain _inbox _bucket "
+          "_channel _number _site",
           rf"\b{_EXFIL_VERB}\b(?:\s+\S+){{0,6}}?\s+{_SENSITIVE_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on|towards)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
     _rule(C.EXFILTRATION, 0.5, "Sends data to an outside address",
           "send forward post upload mail transmit leak exfiltrate share sync bcc "
           "_cc copy relay report submit push dump export beacon mirror pipe "
-          "stream / http hxxp www. ftp: @ url address link endpoint server "
-          "webhook site domain inbox bucket channel number pastebin ngrok "
-          "telegram discord",
+          "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
+          "ngrok telegram discord _url _address _link _domain _inbox _bucket "
+          "_channel _number _site",
           rf"\b{_EXFIL_VERB}\b(?:\s+\S+){{0,6}}?\s+{_EXFIL_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
@@ -591,7 +598,7 @@ RULES: tuple[Rule, ...] = (
           negatable=True),
     _rule(C.EXFILTRATION, 0.75, "Fetches instructions from an outside address",
           "instruction command task orders directive config script payload rules "
-          "prompt / url address link site page server endpoint http www hxxp",
+          "prompt / _url _address _link _site _page _server _endpoint http www. hxxp",
           r"\b(?:follow|execute|obey|run|load|fetch|read|apply|get|take|download|retrieve)\s+"
           r"(?:your\s+|the\s+|any\s+|all\s+|new\s+|latest\s+)*(?:instructions?|commands?|tasks?|"
           r"orders|directives|config(?:uration)?|scripts?|payloads?|rules|prompts?)\s+(?:\w+\s+)?"
