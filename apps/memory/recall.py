@@ -54,7 +54,7 @@ from apps.memory.selectors import scopes_visible_to
 CANDIDATE_LIMIT = 200
 # Matching rows examined before ranking by matched terms (bounds work on huge scopes).
 SCAN_LIMIT = 1000
-MAX_PATTERNS = 8
+MAX_PATTERNS = 4
 MAX_TOP_K = 100
 RECENCY_HALF_LIFE_DAYS = 7.0
 _SECONDS_PER_DAY = 86_400.0
@@ -73,6 +73,7 @@ _STOPWORD_TEXT = (
     "a an and are as at be by did do does for from had has have he her his how i if in is "
     "it its me my of on or our she so that the their them they this to was we were what "
     "when where which who why will with you your about any can could should would "
+    "after all also before but into just more most not now only over some than then very "
     # Nearly every memory is about "the user": the word tells candidates apart no better.
     "user users"
 )
@@ -119,9 +120,13 @@ def normalise(text: str) -> str:
 
 
 def _stem(word: str) -> str:
+    """A crude suffix strip so "prefers", "preferred" and "preferring" find "prefer"."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+            stem = word[: -len(suffix)]
+            if suffix in ("ed", "ing") and len(stem) > 3 and stem[-1] == stem[-2]:
+                stem = stem[:-1]  # preferr(ed) -> prefer
+            return stem
     return word
 
 
@@ -148,23 +153,37 @@ def query_terms(query: str) -> list[QueryTerm]:
     return terms
 
 
-def _sql_patterns(terms: Sequence[QueryTerm]) -> list[tuple[str, bool]]:
-    """What the database filters on, as (pattern, caseless) pairs.
+def _spread(grams: Sequence[str], count: int) -> list[str]:
+    """Up to `count` grams spread evenly over a run (first and last included)."""
+    if len(grams) <= count:
+        return list(grams)
+    step = (len(grams) - 1) / (count - 1)
+    return [grams[round(i * step)] for i in range(count)]
 
-    Latin stems of 3+ characters and the trigrams of CJK runs of 3+ characters can use
-    the trigram index; CJK runs of one or two characters cannot, and are matched as they
-    are within the scope (the (tenant, scope, status) index bounds that scan).
+
+def _sql_patterns(terms: Sequence[QueryTerm]) -> list[tuple[str, bool]]:
+    """What the database filters on, as (pattern, caseless) pairs, at most MAX_PATTERNS.
+
+    Latin stems of 3+ characters and trigrams of CJK runs of 3+ characters can use the
+    trigram index; CJK runs of one or two characters cannot, and are matched as they are
+    within the scope (the (tenant, scope, status) index bounds that scan). Every pattern
+    costs a comparison per scanned row, so long runs are sampled (spread trigrams) and
+    longer, rarer words win over short ones.
     """
-    patterns: dict[str, bool] = {}
-    for term in terms:
-        if term.is_cjk:
-            for gram in _ngrams(term.pattern, 3):
-                patterns[gram] = True
-        elif len(term.pattern) >= 3:
-            patterns[term.pattern] = False
+    latin = sorted(
+        {term.pattern for term in terms if not term.is_cjk and len(term.pattern) >= 3},
+        key=lambda word: (-len(word), word),
+    )
+    cjk_runs = [term.pattern for term in terms if term.is_cjk]
+    cjk: list[str] = []
+    per_run = max(1, (MAX_PATTERNS - min(len(latin), MAX_PATTERNS // 2)) // max(len(cjk_runs), 1))
+    for run in cjk_runs:
+        cjk += _spread(_ngrams(run, 3), min(per_run, 3))
+    patterns = [(gram, True) for gram in dict.fromkeys(cjk)]
+    patterns += [(word, False) for word in latin]
     if not patterns:
-        patterns = {term.pattern: term.is_cjk for term in terms}
-    return list(patterns.items())[:MAX_PATTERNS]
+        patterns = [(term.pattern, term.is_cjk) for term in terms]
+    return patterns[:MAX_PATTERNS]
 
 
 def lexical_similarity(terms: Sequence[QueryTerm], text: str) -> float:
