@@ -126,19 +126,25 @@ def main() -> None:
     rows = load_corpus()
     print_quality(rows, args.verbose)
     print(f"\nThroughput, 1 KiB texts, one core ({args.texts} texts per run):")
-    for lang, label in ((None, "mixed"), ("en", "en"), ("zh", "zh")):
-        per_cpu_second, per_wall_second = throughput(kibibyte_texts(rows, lang, args.texts))
-        print(
-            f"  {label:6} {per_cpu_second:>9,.0f} texts/s of CPU "
-            f"({per_wall_second:,.0f} texts/s wall clock)"
-        )
-        suffix = "" if label == "mixed" else f"_{label}"
-        result(
-            f"detector_throughput_1kib{suffix}",
-            per_cpu_second,
-            "texts/s",
+    benign = [row for row in rows if row["label"] == "benign"]
+    for pool, heading, prefix, target in (
+        (
+            benign,
+            "ordinary memories (benign corpus texts joined to 1 KiB)",
+            "",
             f">= {THROUGHPUT_TARGET}",
-        )
+        ),
+        (rows, "attack-dense (whole corpus joined: about a third malicious)", "_attack_dense", "-"),
+    ):
+        print(f"  {heading}:")
+        for lang, label in ((None, "mixed"), ("en", "en"), ("zh", "zh")):
+            per_cpu_second, per_wall_second = throughput(kibibyte_texts(pool, lang, args.texts))
+            print(
+                f"    {label:6} {per_cpu_second:>9,.0f} texts/s of CPU "
+                f"({per_wall_second:,.0f} texts/s wall clock)"
+            )
+            suffix = "" if label == "mixed" else f"_{label}"
+            result(f"detector_throughput_1kib{prefix}{suffix}", per_cpu_second, "texts/s", target)
 
 
 if __name__ == "__main__":
