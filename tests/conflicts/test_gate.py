@@ -115,3 +115,31 @@ def test_remember_service_runs_the_conflict_stage_when_present(tenant_a, admin_u
     )
     assert result.status == MemoryStatus.PENDING_REVIEW
     assert Conflict.objects.filter(incoming_item=result.item).exists()
+
+
+def test_quarantined_draft_is_left_to_quarantine(tenant_a):
+    from apps.conflicts.gate import ConflictStage
+    from apps.memory.gate import Draft
+
+    scope = ScopeFactory(tenant=tenant_a)
+    fact(scope, "preference.drink", {"drink": "tea"})
+    draft = Draft(raw={}, actor="agent", tenant=tenant_a, scope=scope, status="quarantined")
+    draft.values = {"key": "preference.drink", "content": {"drink": "coffee"}}
+    ConflictStage().inspect(draft)
+    assert draft.status == "quarantined" and draft.callbacks == []
+
+
+@pytest.mark.parametrize(
+    "key, outcome, status",
+    [("preference.drink", "conflict", "pending_review"), ("address.city", "superseded", "active")],
+)
+def test_policy_applies_to_an_item_released_from_quarantine(tenant_a, key, outcome, status):
+    from apps.conflicts.services import apply_conflict_policy
+
+    scope = ScopeFactory(tenant=tenant_a)
+    fact(scope, key, {"v": "old"})
+    released = fact(scope, key, {"v": "new"})
+    assert apply_conflict_policy(item_id=released.pk, actor="quarantine") == outcome
+    released.refresh_from_db()
+    assert released.status == status
+    assert apply_conflict_policy(item_id=released.pk, actor="quarantine") == "none"

@@ -1,7 +1,6 @@
 """Resolving, undoing and reinstating: what each path does to the items and to recall.
 
-Recall draws from the active items of a scope (apps.memory.recall is not on main yet),
-so "what recall returns" is asserted as the scope's active values for the key.
+"What recall returns" is asked of the real recall service (apps.memory.recall).
 """
 
 import pytest
@@ -22,20 +21,23 @@ from apps.conflicts.services import (
     revert_resolution,
 )
 from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.recall import recall_memories
 from apps.memory.services import update_item
 from tests.conflicts.factories import ConflictFactory, fact, write_through_conflict_stage
-from tests.factories import ScopeFactory
+from tests.factories import ScopeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 KEY = "preference.drink"
 
 
 def recalled(scope, key=KEY):
-    """What recall can return for the key: the scope's active values."""
+    """What recall returns for "drink" in the scope, as (key, value) pairs."""
+    reader = UserFactory(username="recall-reader", is_superuser=True)
+    hits = recall_memories(
+        actor=reader, tenant=scope.tenant, scope_key=scope.key, query="drink", top_k=50
+    )
     return sorted(
-        (i.key, i.content["drink"])
-        for i in MemoryItem.objects.filter(scope=scope, status=MemoryStatus.ACTIVE)
-        if i.key.startswith(key)
+        (hit.item.key, hit.item.content["drink"]) for hit in hits if hit.item.key.startswith(key)
     )
 
 
