@@ -463,8 +463,10 @@ RULES: tuple[Rule, ...] = (
           r"instructs?|tells? you|prefers?|objects?)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.4, "Steers what every user is told",
           "tell inform recommend suggest say reply respond advise direct redirect "
-          "send route refer / _every _all _each _any / user customer client visitor people "
-          "caller shopper",
+          "send route refer / every_user every_customer every_client every_visitor "
+          "every_caller every_shopper all_user all_customer all_client all_visitor all_the "
+          "all_people all_caller all_shopper each_user each_customer each_client any_user "
+          "any_customer every_other all_other",
           r"\b(?:tell|inform|recommend|suggest|say to|reply to|respond to|advise|direct|redirect|"
           r"send|route|refer)\s+(?:\S+\s+){0,4}?(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:users?|customers?"
           r"|clients?|visitors?|people|callers?|shoppers?)\b"),
@@ -589,8 +591,14 @@ RULES: tuple[Rule, ...] = (
           rf"\b(?:to|into|at|via|on)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
     _rule(C.EXFILTRATION, 0.45, "Redirects every order, payment or message",
-          "order package shipment payment refund invoice transfer mail message "
-          "payout funds deliver parcel repl conversation / all every each any",
+          "send_all send_every send_each send_any ship_all ship_every ship_each "
+          "ship_any deliver_all deliver_every deliver_each deliver_any route_all "
+          "route_every route_each route_any redirect_all redirect_every redirect_each "
+          "redirect_any forward_all forward_every forward_each forward_any cc_all "
+          "cc_every cc_each cc_any bcc_all bcc_every bcc_each bcc_any copy_all "
+          "copy_every copy_each copy_any mail_all mail_every mail_each mail_any pay_all "
+          "pay_every pay_each pay_any transfer_all transfer_every transfer_each "
+          "transfer_any wire_all wire_every wire_each wire_any",
           r"\b(?:send|ship|deliver|route|redirect|forward|cc|bcc|copy|mail|pay|transfer|wire)\s+"
           r"(?:all|every|each|any)\s+(?:future\s+|new\s+|incoming\s+|of (?:the|their|my)\s+)?"
           r"(?:\w+\s+)?(?:orders?|packages?|shipments?|payments?|refunds?|invoices?|transfers?|"
