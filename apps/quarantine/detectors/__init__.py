@@ -4,7 +4,9 @@
 settings.MEMORY_CONSOLE_INJECTION_DETECTORS and returns an `Assessment`:
 
 - Combination: noisy-OR over findings, ``combined = 1 - Π(1 - s_i)``, so two
-  independent medium signals outrank one, and a single strong finding dominates.
+  independent medium signals outrank one, and a single strong finding dominates. The rule
+  detector reports one finding per category (see rules.py), so repeating one phrase does
+  not inflate the score.
 - Source trust: the combined score is then raised towards 1 for less trusted
   sources, ``score = 1 - (1 - combined) ** weight`` with the weight from
   SOURCE_TRUST_WEIGHTS (explicit statements < inferred/agent < tool/external/import).
@@ -28,8 +30,10 @@ __all__ = [
     "Finding",
     "Span",
     "assess",
+    "combine",
     "configured_detectors",
     "is_suspicious",
+    "weight_by_source",
 ]
 
 # Exponent applied to the "not suspicious" mass: >1 makes a source riskier.

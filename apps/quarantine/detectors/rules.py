@@ -1,16 +1,21 @@
 """Rule-based injection detector (English and Chinese) with hidden-payload decoding.
 
-One finding per category: the category's score is the weight of its strongest match
-(after context adjustments) and its spans are every match, mapped back to the original
-text. `assess()` then combines categories with noisy-OR, so "from now on" (weak) plus
-"send every order to this address" (medium) crosses the threshold while each alone
-would not.
+One finding per category. Within a category, each distinct rule contributes its best
+(context-adjusted) weight and the rules combine by noisy-OR, so two different phrasings
+of the same manipulation ("from now on" + "secretly") count for more than one; repeats of
+the same rule do not. `assess()` then combines categories with noisy-OR, so "from now on"
+(weak) plus "send every order to this address" (medium) crosses the threshold while each
+alone would not. Spans are every match, mapped back to the original text.
 
 Context adjustments:
 - negation just before a negatable rule cancels it ("never ask the user for a password");
-- a match inside quotes in a text that discusses attacks ("attackers write 'ignore
-  previous instructions'") is damped; discussion cues alone damp less, because an attacker
-  can add them too.
+- an override reported rather than commanded ("they'd ignore all the rules") is damped;
+- a match inside quotes in a text that discusses attacks or quotes fiction ("attackers
+  write 'ignore previous instructions'") is damped strongly; discussion cues alone damp
+  less, because an attacker can add them too.
+
+Speed: each rule lists trigger substrings (see patterns._rule); one Aho-Corasick pass finds
+which occur, and only rules whose every trigger group is present run their regex.
 """
 
 from __future__ import annotations
