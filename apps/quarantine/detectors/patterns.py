@@ -81,12 +81,13 @@ _FILLER = (
 )
 _TARGET = (
     r"(?:https?://|hxxps?://|www\.|ftp://|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b(?:\d{1,3}\.){3}\d{1,3}\b"
+    r"|public (?:folder|link|bucket|page|repo|drive)"
     r"|(?:this|that|the following|the|my|our) (?:url|address|link|endpoint|server|webhook|site"
     r"|domain|inbox|bucket|channel|number)|webhook|pastebin|ngrok|telegram|discord)"
 )
 _EXFIL_VERB = (
     r"(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|share|sync|bcc|cc"
-    r"|copy|relay|report|submit|push|dump|export|beacon|mirror|pipe|stream)"
+    r"|copy|relay|report|submit|push|dump|export|beacon|mirror|pipe|stream)(?:s|e?d|ing)?"
 )
 _SENSITIVE_OBJECT = (
     r"(?:credentials?|passwords?|passcodes?|tokens?|api[ _-]?keys?|secrets?|private keys?"
@@ -115,7 +116,7 @@ _ZH_CREDENTIAL = (
 )
 _ZH_AGENT_RULES = (
     r"(?:规则|指令|指示|设定|设置|要求|限制|约束|提示词|提示|命令|安全策略|系统提示|准则|规定"
-    r"|政策|原则)"
+    r"|政策|原则|上下文)"
 )
 
 RULES: tuple[Rule, ...] = (
@@ -211,7 +212,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:限制|过滤|审查|防护|约束|护栏)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to ignore its own rules",
           "ignor disregard forget bypass overrid / your",
-          r"\b(?:ignore|disregard|forget|bypass|override)\s+(?:all\s+)?your\s+(?:own\s+)?(?:\w+\s+)?"
+          r"\b(?:ignore|disregard|forget|bypass|override)\s+(?:all\s+)?your\s+(?:own\s+)?(?:\w+\s+)"
+          r"?"
           r"(?:rules?|polic(?:y|ies)|guidelines?|instructions?|restrictions?|limits?|principles?|"
           r"settings?|programming|training|safeguards?|checks?)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "Tells the agent to ignore rules or limits",
@@ -220,10 +222,11 @@ RULES: tuple[Rule, ...] = (
           r"disregard|forget|bypass|override)\s+(?:\S+\s+){0,3}?(?:rules?|instructions?|"
           r"guidelines?|polic(?:y|ies)|limits?|restrictions?|checks?|safeguards?)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.55, "Tells the agent to obey other sources",
-          "accept obey follow execute / instructions orders commands requests",
+          "accept obey follow execute / instructions orders commands requests messages mails",
           r"\b(?:accept|obey|follow|execute|act on)\s+(?:all\s+|any\s+)?(?:instructions|orders|"
-          r"commands|requests)\s+from\s+(?:any\s+|all\s+)?(?:messages?|anyone|e-?mails?|"
-          r"senders?|this (?:address|sender|channel)|web ?pages?|documents?)"),
+          r"commands|requests|messages|e-?mails)\s+from\s+(?:any\s+|all\s+)?(?:messages?|anyone|e-?"
+          r"mails?|"
+          r"senders?|this (?:address|sender|channel)|web ?pages?|documents?|[\w.+-]+@[\w-]+\.)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "让智能体忽略规则或限制",
           "忽略 无视 忽视 理会 遵守 绕过 跳过 / 你 您",
           r"(?:你|您)(?:要|应该|需要|可以|必须|就)?(?:忽略|无视|忽视|不要理会|不用遵守|不要遵守|绕过|"
@@ -263,7 +266,7 @@ RULES: tuple[Rule, ...] = (
           negatable=True),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.2, "约束以后的行为",
           "从现在 从今 从此以后 今后 往后",
-          r"(?:从现在开始|从现在起|从今以后|从今天起|从此以后|今后|往后)"),
+          r"(?:从现在开始|从现在起|从今以后|从今往后|从今天起|从此以后|今后|往后)"),
     _rule(C.INSTRUCTION_OVERRIDE, 0.8, "Declares the agent's configuration void",
           "you your / no_longer void cancel revoked obsolete lifted suspended",
           r"\b(?:you were|you've been|you have been|your)\s+(?:\S+\s+){0,5}?"
@@ -311,7 +314,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:悄悄|偷偷|暗中|私下)(?:地)?[\u4e00-\u9fff]"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "Blanket handling of every complaint, ticket or claim",
           "every all each / complaint ticket request refund claim",
-          r"\b(?:every|all|each)\s+(?:\w+\s+)?(?:complaints?|tickets?|requests?|refunds?|claims?)\s+"
+          r"\b(?:every|all|each)\s+(?:\w+\s+)?(?:complaints?|tickets?|requests?|refunds?|claims?)\s"
+          r"+"
           r"(?:should|must|will|shall|is to|are to)\s+be\s+(?:\w+\s+)?(?:closed|rejected|denied|"
           r"approved|ignored|deleted|dismissed|marked)"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.35, "一刀切处理所有投诉或申请",
@@ -327,7 +331,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:confirmation|approval|consent|asking|checking|verification|review)"),
     _rule(C.TOOL_ABUSE, 0.55, "要求不经确认直接执行",
           "无需 不需要 不用 跳过 不经 / 确认 审批 同意 验证",
-          r"(?:无需|不需要|不用|跳过|不经)(?:过)?(?:用户|客户|人工)?(?:的)?(?:确认|审批|同意|验证)"
+          r"(?:无需|不需要|不用|跳过|不经)(?:过)?(?:用户|客户|人工)?(?:的)?(?:确认|审批|同意|验证|核查|核实|"
+          r"审核|检查)"
           r"[^。；]{0,4}?(?:就|直接|立即)?(?:执行|转账|付款|支付|批准|删除|操作)"),
     _rule(C.TOOL_ABUSE, 0.55, "Asks to erase audit records",
           "delete erase wipe clear purge remove / audit log",
@@ -352,6 +357,141 @@ RULES: tuple[Rule, ...] = (
     _rule(C.TOOL_ABUSE, 0.4, "要求执行后面的内容",
           "执行 运行 / 下面 以下 这个 这段 如下",
           r"(?:执行|运行)(?:一下)?(?:下面|以下|这个|这段|如下)[^。\n]{0,12}?:\s*\S"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.35, "Addresses AI readers directly",
+          "to_ai for_ai note_to dear_ai hey_ai hi_ai hello_ai attention llm language_model "
+          "ai_assistant ai_agent ai_crawler ai_model ai_summar ai_reader automated_agent "
+          "automated_system automated_assistant reading_this if_you_are_a psst",
+          r"\b(?:note|message|instructions?|attention|dear|hey|hi|hello|to|for|psst)\s+(?:to\s+|for"
+          r"\s+)?"
+          r"(?:any\s+|all\s+|the\s+)?(?:ai|llms?|language models?|ai (?:assistants?|agents?|models?"
+          r"|"
+          r"crawlers?|summari[sz]ers?|readers?)|automated (?:agents?|systems?|assistants?)|"
+          r"assistants? reading this|agents? reading this)\b|"
+          r"\b(?:ai|llm|automated)\s+(?:assistants?|agents?|models?|crawlers?|summari[sz]ers?|"
+          r"systems?|readers?)\s+(?:reading|processing|summari[sz]ing|parsing|crawling|viewing)\b|"
+          r"\bif you are an?\s+(?:ai|llm|language model|assistant|agent|bot)\b"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.35, "直接对AI读者喊话",
+          "ai 大模型 语言模型 智能体 代理 机器人 爬虫",
+          r"(?:给|致|各位|亲爱的|嘿|注意|提醒)[^。，,]{0,6}?(?:ai|大模型|语言模型|智能体|ai助手|自动化代理|"
+          r"代理|机器人|爬虫)|(?:正在|处理|阅读|读取|总结|抓取)[^。]{0,10}?的(?:ai|大模型|智能体|助手|代理)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.6, "Tells the agent to set aside the user's request",
+          "forget ignor disregard / request question task asked",
+          r"\b(?:forget|ignore|disregard)\s+(?:the\s+)?(?:user'?s?|customer'?s?|reader'?s?|what the"
+          r" "
+          r"user)\s+(?:actual\s+|real\s+|original\s+)?(?:request|question|task|asked|wants)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.6, "让智能体无视用户的真实请求",
+          "忘掉 忘记 忽略 无视 / 请求 问题 要求 任务",
+          r"(?:忘掉|忘记|忽略|无视)(?:用户|客户|读者)(?:的)?(?:真实|实际|原本|原来)?(?:的)?"
+          r"(?:请求|问题|要求|任务|指令)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.75, "Overrides whatever the agent's instructions say",
+          "whatever regardless no_matter despite / prompt instruction rule guideline developer "
+          "operator",
+          r"\b(?:whatever|regardless of what|no matter what|despite what)\s+(?:your|the)\s+"
+          r"(?:system prompt|instructions|rules|guidelines|developers?|operator)\s+(?:says?|tells? "
+          r"you|"
+          r"said|told you)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.75, "无视系统提示的规定",
+          "不管 无论 不论 / 系统提示 系统指令 规则 设定 开发者",
+          r"(?:不管|无论|不论)(?:你的)?(?:系统提示|系统指令|规则|设定|开发者)(?:词)?(?:怎么说|说什么|"
+          r"如何规定|怎么规定|怎么写)"),
+    _rule(C.ROLE_IMPERSONATION, 0.7, "Claims the agent's developers authorised it",
+          "developer creator operator owner admin / authori allowed permitted approved instructed",
+          r"\b(?:your|the)\s+(?:developers?|creators?|operators?|owners?|admins?|administrators?)\s"
+          r"+"
+          r"(?:have|has)\s+(?:now\s+)?(?:authori[sz]ed|allowed|permitted|approved|instructed|told)"
+          r"\s+"
+          r"(?:you|the assistant|the agent)"),
+    _rule(C.ROLE_IMPERSONATION, 0.7, "声称开发者已授权智能体",
+          "开发者 运营方 管理员 主人 / 授权 允许 批准",
+          r"(?:你的|你们的)(?:开发者|运营方|管理员|主人)(?:已经?)?(?:授权|允许|批准|要求)(?:你|你们)"),
+    _rule(C.ROLE_IMPERSONATION, 0.65, "让智能体假装是管理员", "假装",
+          r"假装(?:你是|自己是|成)(?:站点|网站|系统|平台)?(?:管理员|开发者|系统|root|超级用户|客服主管)"),
+    _rule(C.ROLE_IMPERSONATION, 0.5, "给智能体换雇主", "你现在 / 工作",
+          r"你现在(?:为|替|给)[^。]{0,10}?工作"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "Claims priority over the operator's text",
+          "priority above / anything everything all your operator developer",
+          r"\b(?:higher|more|greater|top|highest)\s+priority\s+than\s+(?:anything|everything|all|an"
+          r"y|"
+          r"your)|\babove\s+(?:anything|everything)\s+(?:your|the)\s+(?:operator|developer|system|"
+          r"user)"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "声称优先级高于运营方内容",
+          "比 / 优先",
+          r"比[^。]{0,16}?(?:任何|所有|一切)[^。]{0,8}?(?:更高的?|更)(?:优先级|优先)"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "Claims to override the others",
+          "overrides supersedes outranks precedence trumps",
+          r"\b(?:that|which)\s+(?:overrides|supersedes|outranks|takes precedence over|trumps)\s+"
+          r"(?:the others|all|any|every|other|everything|previous)"),
+    _rule(C.MEMORY_PRIORITY, 0.4, "Asks for the memory never to expire",
+          "expire archive decay",
+          r"\b(?:never|don't|do not|must not)\s+(?:ever\s+)?(?:expire|archive|decay)"),
+    _rule(C.MEMORY_PRIORITY, 0.4, "要求记忆永不过期", "永不 不要 不得",
+          r"(?:永不|不要|不得|永远不)(?:过期|归档|失效|衰减)"),
+    _rule(C.MEMORY_PRIORITY, 0.7, "要求置于所有记忆之上",
+          "放在 置于 排在 / 之上 前面 之前 上面",
+          r"(?:放在|置于|排在)(?:所有|其他|一切)(?:的)?(?:记忆|规则|指令)(?:之上|前面|之前|上面)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.55, "要求服从外部发来的消息",
+          "服从 听从 执行 遵从 / 发来 发送",
+          r"(?:服从|听从|执行|遵从)[^。]{0,30}?(?:发来|发送)的(?:任何|所有)?(?:消息|指令|邮件|命令)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.3, "Binds every future reply",
+          "future subsequent / repl answer response message conversation session",
+          r"\b(?:every|all|each)\s+(?:future|subsequent)\s+(?:repl(?:y|ies)|answers?|responses?|"
+          r"messages?|conversations?|sessions?)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks to hide that content is paid",
+          "paid sponsored advertis affiliate commission kickback / mention disclose reveal say tel"
+          "l",
+          r"\b(?:do not|don't|never)\s+(?:mention|disclose|reveal|say|tell)\s+(?:\S+\s+){0,4}?"
+          r"(?:paid|sponsored|advertis\w*|affiliate|commission|kickback)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Steers people away from official channels",
+          "instead / official real usual normal genuine",
+          r"\binstead of (?:the|our|their)\s+(?:official|real|usual|normal|genuine)\s+(?:\w+\s+)?"
+          r"(?:number|site|website|address|account|line|app|channel|link|store)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "引导用户绕开官方渠道",
+          "官方",
+          r"(?:不要|别|不用|而不是)(?:给|提供|告诉|用|走)?[^。]{0,4}?官方(?:的)?(?:电话|网址|网站|地址|账号|"
+          r"渠道|号码|客服)"),
+    _rule(C.EXFILTRATION, 0.5, "Sends it to an outside address",
+          "http www. @ / send forward post upload mail share",
+          r"\b(?:send|forward|post|upload|e-?mail|share|submit|push|sync)\s+(?:it|them|this|these|"
+          r"everything|all of (?:it|them))\s+(?:\w+\s+)?to\s+(?:https?://|www\.|[\w.+-]+@[\w-]+\."
+          r")"),
+    _rule(C.CREDENTIAL_HARVESTING, 0.8, "Asks to be sent the user's codes or passwords",
+          "reply respond send forward share give tell / user customer / password passcode "
+          "otp one-time verification 2fa mfa sms auth code cvv cvc card login credential seed "
+          "recovery mnemonic private_key ssn security _pin",
+          r"\b(?:reply|respond|send|forward|share|give|tell)\s+(?:me\s+|us\s+)?(?:with\s+)?(?:the\s"
+          r"+)?"
+          r"(?:user|customer|client|owner)(?:'s|s'|s)\s+(?:(?:\w|-)+\s+){0,2}"
+          r"?" + _CREDENTIAL + r"\b",
+          negatable=True),
+    _rule(C.CREDENTIAL_HARVESTING, 0.8, "要求把用户的密码或验证码发给自己",
+          "用户 客户 对方 / 我 我们 / 密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 "
+          "短信码 口令",
+          r"(?:用户|客户|对方)的[^。]{0,6}?"
+          + _ZH_CREDENTIAL
+          + r"[^。]{0,12}?(?:回复|发|转发|告诉|发送)(?:给)?(?:我|我们)",
+          negatable=True),
+    _rule(C.TOOL_ABUSE, 0.5, "Claims blanket pre-approval of payments",
+          "pre-approved preapproved pre-authori preauthori already_approved waived / all every any",
+          r"\b(?:has|have)\s+(?:pre-?approved|pre-?authori[sz]ed|already approved|waived)\s+"
+          r"(?:all|any|every)"),
+    _rule(C.TOOL_ABUSE, 0.5, "声称已预先批准所有付款",
+          "批准 授权 / 所有 全部 任何",
+          r"已(?:经)?(?:预先)?(?:批准|授权)(?:了)?[^。]{0,10}?(?:所有|全部|任何)(?:的)?(?:转账|付款|支付|交易|"
+          r"退款)"),
+    _rule(C.TOOL_ABUSE, 0.5, "Asks to delete memories or data wholesale",
+          "delete erase wipe purge / memories all_data all_files all_records",
+          r"\b(?:delete|erase|wipe|purge)\s+(?:\S+\s+){0,3}?(?:memories|all (?:data|files|records)"
+          r")"),
+    _rule(C.TOOL_ABUSE, 0.5, "要求删除全部记忆或数据",
+          "删除 清空 抹掉 / 所有 全部",
+          r"(?:删除|清空|抹掉)[^。]{0,10}?(?:所有|全部)(?:的)?(?:记忆|数据|文件|记录)"),
+    _rule(C.EXFILTRATION, 0.5, "Has data sent to an outside address",
+          "uploaded sent forwarded posted copied synced shared emailed e-mailed exported mirrored /"
+          " "
+          "http www. @ public",
+          rf"\b{_EXFIL_OBJECT}\s+(?:\S+\s+){{0,2}}?(?:uploaded|sent|forwarded|posted|copied|synced|"
+          r"shared|e-?mailed|exported|mirrored)\s+to\s+(?:\S+\s+){0,4}?" + _TARGET,
+          negatable=True),
     # --- memory-priority manipulation ------------------------------------------------
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
           "priority importance precedence weight rank / highest top maximum max "
@@ -366,8 +506,9 @@ RULES: tuple[Rule, ...] = (
           r"|that)(?:\s+\w+)?\s+(?:permanently|forever|indefinitely|for ever|for all time|"
           r"eternally)"),
     _rule(C.MEMORY_PRIORITY, 0.75, "Claims precedence over other memories or instructions",
-          "above_all",
-          r"\babove all (?:other|previous|existing)\s+(?:memories|instructions|facts|rules|notes|"
+          "above_all above_every above_any",
+          r"\babove (?:all|every|any) (?:other|previous|existing)\s+(?:memory|memories|instructions"
+          r"|facts|rules|notes|"
           r"entries|context)"),
     _rule(C.MEMORY_PRIORITY, 0.8, "Claims to override other memories or instructions",
           "overrides supersedes precedence outranks priority_over "
@@ -432,9 +573,9 @@ RULES: tuple[Rule, ...] = (
     # --- persistent behaviour change ------------------------------------------------
     _rule(C.PERSISTENT_BEHAVIOUR, 0.2, "Binds future behaviour ('from now on')",
           "from_now_on from_this_point henceforth hereafter "
-          "going_forward from_today starting_now until_told",
+          "going_forward from_today starting_now until_told from_here_on",
           r"\b(?:from now on|from this point (?:on|forward)|henceforth|hereafter|going forward|"
-          r"from today on|starting now|until told otherwise)\b"),
+          r"from today on|starting now|until told otherwise|from here on(?: out)?)\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.3, "Binds behaviour in all future sessions",
           "future subsequent upcoming later following other / all every any each",
           r"\b(?:in|for|during|across)\s+(?:all|every|any|each)\s+(?:future|subsequent|upcoming|"
@@ -468,7 +609,8 @@ RULES: tuple[Rule, ...] = (
           "all_people all_caller all_shopper each_user each_customer each_client any_user "
           "any_customer every_other all_other",
           r"\b(?:tell|inform|recommend|suggest|say to|reply to|respond to|advise|direct|redirect|"
-          r"send|route|refer)\s+(?:\S+\s+){0,4}?(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:users?|customers?"
+          r"send|route|refer)\s+(?:\S+\s+){0,4}?(?:to\s+)?(?:every|all|each|any)\s+(?:other\s+)?(?:"
+          r"users?|customers?"
           r"|clients?|visitors?|people|callers?|shoppers?)\b"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.25, "约束以后的行为（从现在开始）",
           "从现在 从今 从此 今后 此后 往后 以后",
@@ -520,8 +662,10 @@ RULES: tuple[Rule, ...] = (
           "you_are you're",
           r"\byou(?: are|'re) (?:now|no longer|from now on)\s+(?:(?:a|an|the|my|in|acting as|"
           r"operating as|called|named)\s+)?(?:(?:unrestricted|unfiltered|uncensored|jailbroken|"
-          r"evil|rogue|new|different|free|limitless|malicious|hacked|admin|root|developer|system|super|god|"
-          r"unbound|maintenance|debug|no-rules|rule-free)\s+){0,2}(?:assistant|ai|agent|bot|model|admin|"
+          r"evil|rogue|new|different|free|limitless|malicious|hacked|admin|root|developer|system|su"
+          r"per|god|"
+          r"unbound|maintenance|debug|no-rules|rule-free)\s+){0,2}(?:assistant|ai|agent|bot|model|a"
+          r"dmin|"
           r"administrator|system|developer|hacker|persona|character|jailbroken|jailbreak|dan|root|"
           r"unrestricted|unfiltered|uncensored|free|bound|limited|restricted|required|obligated|"
           r"superuser|mode)\b"),
@@ -532,7 +676,8 @@ RULES: tuple[Rule, ...] = (
           r"unrestricted|jailbroken|dan|god|unfiltered)\b"),
     _rule(C.ROLE_IMPERSONATION, 0.65, "Asks the agent to pretend to be a privileged role",
           "pretend",
-          r"\bpretend\s+(?:to be|you are|you're|that you are)\s+(?:the\s+|an?\s+)?(?:system|"
+          r"\bpretend\s+(?:to be|you are|you're|that you are)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?(?:sys"
+          r"tem|"
           r"administrator|admin|root|developer|unrestricted|jailbroken|dan|evil|unfiltered|"
           r"different)"),
     _rule(C.ROLE_IMPERSONATION, 0.35, "Mentions a privileged mode",
@@ -578,7 +723,7 @@ RULES: tuple[Rule, ...] = (
           "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
           "ngrok telegram discord _url _address _link _domain _inbox _bucket "
           "_channel _number _site",
-          rf"\b{_EXFIL_VERB}\b(?:\s+\S+){{0,6}}?\s+{_SENSITIVE_OBJECT}\b.{{0,80}}?"
+          rf"\b(?:{_EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{_SENSITIVE_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on|towards)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
     _rule(C.EXFILTRATION, 0.5, "Sends data to an outside address",
@@ -587,7 +732,7 @@ RULES: tuple[Rule, ...] = (
           "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
           "ngrok telegram discord _url _address _link _domain _inbox _bucket "
           "_channel _number _site",
-          rf"\b{_EXFIL_VERB}\b(?:\s+\S+){{0,6}}?\s+{_EXFIL_OBJECT}\b.{{0,80}}?"
+          rf"\b(?:{_EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{_EXFIL_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
           negatable=True),
     _rule(C.EXFILTRATION, 0.45, "Redirects every order, payment or message",
@@ -714,7 +859,7 @@ RULES: tuple[Rule, ...] = (
     _rule(C.TOOL_ABUSE, 0.45, "要求关闭安全控制",
           "关闭 禁用 停用 绕过 跳过 关掉 取消",
           r"(?:关闭|禁用|停用|绕过|跳过|关掉|取消)(?:所有|全部)?[^。；，,]{0,10}?(?:安全检查|安全|审计|日志|"
-          r"防火墙|二次验证|双重验证|两步验证|验证|审批|确认|风控|监控|杀毒)",
+          r"防火墙|二次验证|双重验证|两步验证|验证|审批|确认|风控|监控|杀毒|核验|身份核验|实名)",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.55, "要求关闭审计或账户保护",
           "关闭 禁用 停用 绕过 跳过 关掉 取消",
@@ -736,7 +881,8 @@ RULES: tuple[Rule, ...] = (
           "credential seed_phrase recovery_phrase mnemonic private_key ssn "
           "social_security maiden security_answer _pin",
           r"\b(?:ask|request|prompt|get|collect|obtain|require|have|make|tell|remind|encourage|"
-          r"persuade|convince|instruct|urge|demand|query|push|pressure|invite)s?\s+(?:the\s+|every\s+"
+          r"persuade|convince|instruct|urge|demand|query|push|pressure|invite)s?\s+(?:the\s+|every"
+          r"\s+"
           r"|each\s+|all\s+|any\s+|new\s+)?(?:users?|customers?|clients?|them|him|her|people|"
           r"visitors?|callers?|members?|account holders?|shoppers?)\s+"
           r"(?:for|(?:to\s+)?(?:provide|enter|send|share|confirm|give|tell|type|verify|reveal|"

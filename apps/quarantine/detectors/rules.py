@@ -45,10 +45,11 @@ _DISCUSSION = re.compile(
     r"such as|phrases? like|strings? like|examples?|classifier|detector|detect(?:s|ed|ion)?|"
     r"red[- ]team|jailbreaks? (?:attempts?|prompts?)|ctf|paper|article|blog post|talk|"
     r"workshop|training (?:deck|session|course|slides)|lecture|quiz|test cases?|benchmark|"
-    r"awareness|film|movie|song|lyrics?|novel|quote|joked?|joking|sarcastic(?:ally)?)\b"
+    r"awareness|film|movie|song|lyrics?|novel|quote|joked?|joking|sarcastic(?:ally)?|"
+    r"story|stories|villain|character|fiction|screenplay|plot)\b"
     r"(?![./@-]\w)|"
     r"攻击者?|注入|钓鱼|诈骗|骗子|例如|比如|类似|这种话术|话术|检测|识别|论文|文章|培训|课程|"
-    r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑"
+    r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑|故事|短篇|反派|角色|剧本"
 )
 # A report of what someone else did or would do ("they'd ignore all the rules") rather than
 # an imperative aimed at the agent.
