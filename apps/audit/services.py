@@ -74,6 +74,22 @@ def _describe_actor(actor: Any) -> tuple[str, int | None, str]:
     return kind, actor.pk, actor.get_username()
 
 
+def _lock_chain_head() -> tuple[int, str]:
+    """Serialise appenders, then read the head they will extend: (sequence, hash).
+
+    On PostgreSQL one call to audit_lock_chain_head (migration 0004) takes the
+    transaction-scoped advisory lock and reads the head with a fresh snapshot; SQLite
+    serialises writers itself.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT * FROM audit_lock_chain_head(%s)", [_CHAIN_LOCK_KEY])
+            head = cursor.fetchone()
+    else:
+        head = AuditEvent.objects.order_by("-sequence").values_list("sequence", "hash").first()
+    return (head[0], head[1]) if head else (0, GENESIS_HASH)
+
+
 def record(
     *,
     actor: Any,
@@ -92,8 +108,8 @@ def record(
     (use apps.audit.hashing.keyed_hash).
     """
     action = Action(action)
-    metadata = data or {}
-    if len(json.dumps(metadata, default=str)) > _MAX_METADATA_BYTES:
+    metadata_text = json.dumps(data or {}, default=str)
+    if len(metadata_text) > _MAX_METADATA_BYTES:
         raise AuditError("Audit metadata is limited to 4 KiB; it must not carry content.")
     if target is not None:
         target_type = target_type or target._meta.label_lower
@@ -102,12 +118,9 @@ def record(
     request_context = current_request_context()
     # No savepoint: the event lives or dies with the caller's transaction anyway.
     with transaction.atomic(savepoint=False):
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
-        head = AuditEvent.objects.order_by("-sequence").values("sequence", "hash").first()
+        head_sequence, head_hash = _lock_chain_head()
         event = AuditEvent(
-            sequence=(head["sequence"] + 1) if head else 1,
+            sequence=head_sequence + 1,
             occurred_at=timezone.now(),
             actor_kind=kind,
             actor_id=actor_id,
@@ -119,8 +132,8 @@ def record(
             scope_id=getattr(scope, "pk", scope),
             ip=normalise_ip(request_context.ip),
             request_id=request_context.request_id,
-            metadata=json.loads(json.dumps(metadata, default=str)),
-            prev_hash=head["hash"] if head else GENESIS_HASH,
+            metadata=json.loads(metadata_text),
+            prev_hash=head_hash,
         )
         event.hash = chain_hash(event.prev_hash, event)
         event.save(force_insert=True)
