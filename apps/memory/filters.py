@@ -2,12 +2,26 @@
 
 import django_filters
 from django import forms
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
+from django.db.models.lookups import IContains
 from rest_framework import serializers
 
 from apps.memory.gate.stages import parse_scope_key
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Tenant
 from apps.memory.selectors import tenants_visible_to
+
+
+class TrigramIContains(IContains):
+    """Case-insensitive "contains" that PostgreSQL's trigram GIN index on `text` can serve.
+
+    Django's icontains compiles to UPPER(text) LIKE UPPER(…), which no index matches;
+    ILIKE '%…%' is what gin_trgm_ops accelerates. Other databases keep icontains.
+    """
+
+    def as_postgresql(self, compiler, connection):
+        lhs_sql, lhs_params = compiler.compile(self.lhs)
+        rhs_sql, rhs_params = self.process_rhs(compiler, connection)
+        return f"{lhs_sql} ILIKE {rhs_sql}", (*lhs_params, *rhs_params)
 
 
 class MemoryItemFilter(django_filters.FilterSet):
@@ -31,8 +45,7 @@ class MemoryItemFilter(django_filters.FilterSet):
         widget=forms.TextInput(attrs={"placeholder": "langgraph"}),
     )
     q = django_filters.CharFilter(
-        field_name="text",
-        lookup_expr="icontains",
+        method="filter_text",
         label="Text contains",
         widget=forms.TextInput(attrs={"placeholder": "Text contains…"}),
     )
@@ -58,3 +71,6 @@ class MemoryItemFilter(django_filters.FilterSet):
         except serializers.ValidationError:
             return queryset.none()
         return queryset.filter(scope__kind=kind, scope__external_id=external_id)
+
+    def filter_text(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(TrigramIContains(F("text"), value))

@@ -161,6 +161,7 @@ def test_superseded_item_offers_reinstate_and_conflict_version_offers_undo(
         ({"scope": "user:u_1024"}, {"tea", "quarantined", "working-item"}),
         ({"scope": "session:s_1"}, {"session-item", "mem0-item"}),
         ({"q": "TEA"}, {"tea"}),
+        ({"q": "%"}, set()),  # LIKE wildcards are matched literally
         ({"source": "mem0"}, {"mem0-item"}),
         ({"scope": "nonsense"}, set()),
     ],
