@@ -44,10 +44,27 @@ class Rule:
     negatable: bool = False
     triggers: tuple[tuple[str, ...], ...] = ()
     left_boundary: bool = False  # the match must start at a word boundary
+    before: re.Pattern[str] | None = None  # must match just before the anchor (see _rule)
+    chinese: bool = False  # needs ideographs in the text to match at all
+
+
+_HAS_IDEOGRAPH = re.compile("[\u3400-\u9fff]")
+
+
+def has_ideographs(text: str) -> bool:
+    """True when the text contains CJK ideographs (Chinese rules can match at all)."""
+    return bool(_HAS_IDEOGRAPH.search(text))
 
 
 def _rule(
-    category: str, weight: float, reason: str, triggers: str, pattern: str, *, negatable=False
+    category: str,
+    weight: float,
+    reason: str,
+    triggers: str,
+    pattern: str,
+    *,
+    negatable: bool = False,
+    before: str | None = None,
 ) -> Rule:
     """Build a rule. `triggers`: groups separated by " / ", each of space-separated
     substrings ("_" stands for a space); any match contains one substring of every group,
@@ -59,7 +76,15 @@ def _rule(
     # slower on 1 KiB); the engine (rules.match_rules) checks that boundary itself.
     left_boundary = pattern.startswith(r"\b")
     compiled = re.compile(pattern[2:] if left_boundary else pattern)
-    return Rule(category, weight, reason, compiled, negatable, groups, left_boundary)
+    # `before`: the pattern matches a rare anchor (a credential, "highest priority", a URL)
+    # and `before` must match the text just before it, ending at the anchor. Regexes that
+    # start with common verbs and scan forward are the slowest part of detection.
+    context = re.compile(before + r"$") if before else None
+    # Chinese rules (written with a Chinese reason) cannot match a text without ideographs.
+    chinese = has_ideographs(reason)
+    return Rule(
+        category, weight, reason, compiled, negatable, groups, left_boundary, context, chinese
+    )
 
 
 C = Category
@@ -260,10 +285,11 @@ RULES: tuple[Rule, ...] = (
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "Asks for users' passwords, codes or card numbers",
           "ask request collect obtain get demand harvest gather / "
           "user customer client member caller",
-          r"\b(?:ask|request|collect|obtain|get|demand|harvest|gather|record|store)\s+(?:for\s+)?"
-          r"(?:the\s+)?(?:users?|customers?|clients?|members?|callers?)(?:'s|s'|')?\s+"
-          r"(?:(?:\w|-)+\s+){0,3}?" + _CREDENTIAL + r"\b",
-          negatable=True),
+          r"\b" + _CREDENTIAL + r"\b",
+          negatable=True,
+          before=r"\b(?:ask|request|collect|obtain|get|demand|harvest|gather|record|store)\s+"
+          r"(?:for\s+)?(?:the\s+)?(?:users?|customers?|clients?|members?|callers?)(?:'s|s'|')?\s+"
+          r"(?:(?:\w|-)+\s+){0,3}"),
     _rule(C.PERSISTENT_BEHAVIOUR, 0.2, "约束以后的行为",
           "从现在 从今 从此以后 今后 往后",
           r"(?:从现在开始|从现在起|从今以后|从今往后|从今天起|从此以后|今后|往后)"),
@@ -458,11 +484,11 @@ RULES: tuple[Rule, ...] = (
           "reply respond send forward share give tell / user customer / password passcode "
           "otp one-time verification 2fa mfa sms auth code cvv cvc card login credential seed "
           "recovery mnemonic private_key ssn security _pin",
-          r"\b(?:reply|respond|send|forward|share|give|tell)\s+(?:me\s+|us\s+)?(?:with\s+)?(?:the\s"
-          r"+)?"
-          r"(?:user|customer|client|owner)(?:'s|s'|s)\s+(?:(?:\w|-)+\s+){0,2}"
-          r"?" + _CREDENTIAL + r"\b",
-          negatable=True),
+          r"\b" + _CREDENTIAL + r"\b",
+          negatable=True,
+          before=r"\b(?:reply|respond|send|forward|share|give|tell)\s+(?:me\s+|us\s+)?"
+          r"(?:with\s+)?(?:the\s+)?(?:user|customer|client|owner)(?:'s|s'|s)\s+"
+          r"(?:(?:\w|-)+\s+){0,2}"),
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "要求把用户的密码或验证码发给自己",
           "用户 客户 对方 / 我 我们 / 密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 "
           "短信码 口令",
@@ -496,10 +522,11 @@ RULES: tuple[Rule, ...] = (
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
           "priority importance precedence weight rank / highest top maximum max "
           "absolute utmost overriding supreme ultimate first",
-          r"\b(?:remember|memori[sz]e|memory|memories|store|save|record|keep|write|commit|pin|"
-          r"persist|retain|insert|add|log)\b(?:\s+\S+){0,8}?\s+(?:with|at|as|in|of|using)\s+"
-          r"(?:the\s+|a\s+|an\s+)?(?:highest|top|maximum|max|absolute|utmost|overriding|supreme|"
-          r"ultimate|first)(?:\s+possible)?[\s-]+(?:priority|importance|precedence|weight|rank)"),
+          r"\b(?:with|at|as|in|of|using)\s+(?:the\s+|a\s+|an\s+)?(?:highest|top|maximum|max|"
+          r"absolute|utmost|overriding|supreme|ultimate|first)(?:\s+possible)?[\s-]+(?:priority|"
+          r"importance|precedence|weight|rank)",
+          before=r"\b(?:remember|memori[sz]e|memory|memories|store|save|record|keep|write|commit|"
+          r"pin|persist|retain|insert|add|log)\b(?:\s+\S+){0,8}?\s+"),
     _rule(C.MEMORY_PRIORITY, 0.6, "Asks for the memory to be kept permanently",
           "permanently forever indefinitely for_ever for_all_time eternally",
           r"\b(?:remember|memori[sz]e|store|keep|retain|save)\s+(?:this|it|the following|these"
@@ -723,18 +750,18 @@ RULES: tuple[Rule, ...] = (
           "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
           "ngrok telegram discord _url _address _link _domain _inbox _bucket "
           "_channel _number _site",
-          rf"\b(?:{_EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{_SENSITIVE_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on|towards)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
-          negatable=True),
+          negatable=True,
+          before=rf"\b(?:{_EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{_SENSITIVE_OBJECT}\b.{{0,80}}?"),
     _rule(C.EXFILTRATION, 0.5, "Sends data to an outside address",
           "send forward post upload mail transmit leak exfiltrate share sync bcc "
           "_cc copy relay report submit push dump export beacon mirror pipe "
           "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
           "ngrok telegram discord _url _address _link _domain _inbox _bucket "
           "_channel _number _site",
-          rf"\b(?:{_EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{_EXFIL_OBJECT}\b.{{0,80}}?"
           rf"\b(?:to|into|at|via|on)\s+(?:\S+\s+){{0,3}}?{_TARGET}",
-          negatable=True),
+          negatable=True,
+          before=rf"\b(?:{_EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{_EXFIL_OBJECT}\b.{{0,80}}?"),
     _rule(C.EXFILTRATION, 0.45, "Redirects every order, payment or message",
           "send_all send_every send_each send_any ship_all ship_every ship_each "
           "ship_any deliver_all deliver_every deliver_each deliver_any route_all "
@@ -880,15 +907,15 @@ RULES: tuple[Rule, ...] = (
           "security_code cvv cvc card_number credit_card debit_card bank login "
           "credential seed_phrase recovery_phrase mnemonic private_key ssn "
           "social_security maiden security_answer _pin",
-          r"\b(?:ask|request|prompt|get|collect|obtain|require|have|make|tell|remind|encourage|"
-          r"persuade|convince|instruct|urge|demand|query|push|pressure|invite)s?\s+(?:the\s+|every"
-          r"\s+"
-          r"|each\s+|all\s+|any\s+|new\s+)?(?:users?|customers?|clients?|them|him|her|people|"
-          r"visitors?|callers?|members?|account holders?|shoppers?)\s+"
+          r"\b" + _CREDENTIAL + r"\b",
+          negatable=True,
+          before=r"\b(?:ask|request|prompt|get|collect|obtain|require|have|make|tell|remind|"
+          r"encourage|persuade|convince|instruct|urge|demand|query|push|pressure|invite)s?\s+"
+          r"(?:the\s+|every\s+|each\s+|all\s+|any\s+|new\s+)?(?:users?|customers?|clients?|them|"
+          r"him|her|people|visitors?|callers?|members?|account holders?|shoppers?)\s+"
           r"(?:for|(?:to\s+)?(?:provide|enter|send|share|confirm|give|tell|type|verify|reveal|"
-          r"submit|re-?enter|disclose|read out|"
-          r"paste|reply with|supply|input|dictate))\s+(?:(?:\w|')+\s+){0,3}?" + _CREDENTIAL + r"\b",
-          negatable=True),
+          r"submit|re-?enter|disclose|read out|paste|reply with|supply|input|dictate))\s+"
+          r"(?:(?:\w|')+\s+){0,3}"),
     _rule(C.CREDENTIAL_HARVESTING, 0.5, "Asks for a password or code to be entered or sent",
           "your / password passcode otp one-time one_time verification 2fa mfa "
           "sms auth security_code cvv cvc card_number credit_card debit_card bank "

@@ -32,7 +32,7 @@ except ImportError:  # pragma: no cover
 from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
-from apps.quarantine.detectors.patterns import RULES, Category, Rule
+from apps.quarantine.detectors.patterns import RULES, Category, Rule, has_ideographs
 
 _NEGATION = re.compile(
     r"(?:\b(?:never|not|don't|dont|do not|doesn't|must not|mustn't|should not|shouldn't|"
@@ -64,6 +64,7 @@ DISCUSSION_FACTOR = 0.6
 
 
 REPORTED_SPEECH_FACTOR = 0.5
+BEFORE_WINDOW = 160  # characters searched for a rule's `before` context
 
 
 @dataclass
@@ -135,9 +136,12 @@ def match_rules(
     """Match every rule on the folded text; return the best hit per category."""
     text = normalised.text
     present = trigger_index(rules).present(text)
+    chinese = has_ideographs(text)
     discussion: bool | None = None  # computed on the first match only: most texts have none
     hits: dict[str, _CategoryHit] = {}
     for rule in rules:
+        if rule.chinese and not chinese:
+            continue
         if not all(present.intersection(group) for group in rule.triggers):
             continue
         position = 0
@@ -149,6 +153,11 @@ def match_rules(
                 continue
             if end <= start:
                 continue
+            if rule.before is not None:
+                context = rule.before.search(text, max(0, start - BEFORE_WINDOW), start)
+                if context is None:
+                    continue
+                start = context.start()  # the span covers the whole phrase
             if rule.negatable and _is_negated(text, start):
                 continue
             score = rule.weight
