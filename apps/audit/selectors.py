@@ -27,6 +27,8 @@ def _role_names(user) -> frozenset[str]:
     if cached is None:
         cached = frozenset(user.groups.values_list("name", flat=True))
         user._mc_role_names = cached
+        # The same answer has_global_access would fetch with a query of its own.
+        user._mc_is_admin = Role.ADMIN in cached
     return cached
 
 
@@ -48,6 +50,7 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
     events = AuditEvent.objects.all()
     if user is None or not user.is_authenticated or not user.is_active:
         return events.none()
+    _role_names(user)
     if has_global_access(user):
         return events
     if not is_scope_bound(user):

@@ -76,6 +76,40 @@ def keyset_page(queryset: QuerySet[AuditEvent], *, before=None, after=None) -> K
     )
 
 
+@dataclass(frozen=True)
+class FilterField:
+    """One filter as the template draws it (choices None for a text or date input)."""
+
+    name: str
+    label: str
+    value: str
+    errors: list
+    choices: list | None = None
+    empty_label: str = ""
+    input_type: str = "text"
+
+
+def filter_fields(filterset: AuditEventFilter) -> list[FilterField]:
+    """The filter form's fields as plain data: drawing 60 <option>s through form widget
+    templates costs more than the whole query, so the page draws them itself."""
+    fields = []
+    for name, field in filterset.form.fields.items():
+        value = filterset.data.get(name, "")
+        errors = filterset.form.errors.get(name, [])
+        label = str(field.label or name)
+        if hasattr(field, "queryset"):  # the tenant choice: slugs the user may see
+            choices = [(t.slug, t.name) for t in field.queryset.only("slug", "name")]
+            fields.append(FilterField(name, label, value, errors, choices, "All tenants"))
+        elif hasattr(field, "choices"):
+            choices = [(str(v), str(text)) for v, text in field.choices if v != ""]
+            empty = next((str(text) for v, text in field.choices if v == ""), "Any")
+            fields.append(FilterField(name, label, value, errors, choices, empty))
+        else:
+            input_type = field.widget.attrs.get("type", "text")
+            fields.append(FilterField(name, label, value, errors, input_type=input_type))
+    return fields
+
+
 def _query_without(request, *names: str) -> str:
     params = request.GET.copy()
     for name in names:
@@ -105,6 +139,7 @@ class AuditListView(LoginRequiredMixin, TemplateView):
             event.metadata_json = json.dumps(event.metadata, sort_keys=True, ensure_ascii=False)
         context.update(
             filter=filterset,
+            filter_fields=filter_fields(filterset),
             page=page,
             base_query=_query_without(request, "before", "after"),
             verification=latest_verification(),
