@@ -377,7 +377,11 @@ RULES: tuple[Rule, ...] = (
           r"[^。；]{0,6}?" + _ZH_CREDENTIAL,
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.4, "Asks the agent to run what follows",
-          "run execute exec eval invoke paste / this following these below",
+          "run_this run_the_following run_these run_below execute_this "
+          "execute_the_following execute_these execute_below exec_this "
+          "exec_the_following exec_these exec_below eval_this eval_the_following "
+          "eval_these eval_below invoke_this invoke_the_following invoke_these "
+          "invoke_below paste_this paste_the_following paste_these paste_below",
           r"\b(?:run|execute|exec|eval|invoke|paste)\s+(?:this|the following|these|below)\b"
           r"[^.\n]{0,30}?:\s*\S"),
     _rule(C.TOOL_ABUSE, 0.4, "要求执行后面的内容",
@@ -435,11 +439,9 @@ RULES: tuple[Rule, ...] = (
     _rule(C.ROLE_IMPERSONATION, 0.5, "给智能体换雇主", "你现在 / 工作",
           r"你现在(?:为|替|给)[^。]{0,10}?工作"),
     _rule(C.MEMORY_PRIORITY, 0.7, "Claims priority over the operator's text",
-          "priority above / anything everything all your operator developer",
-          r"\b(?:higher|more|greater|top|highest)\s+priority\s+than\s+(?:anything|everything|all|an"
-          r"y|"
-          r"your)|\babove\s+(?:anything|everything)\s+(?:your|the)\s+(?:operator|developer|system|"
-          r"user)"),
+          "priority_than above_anything above_everything",
+          r"priority\s+than\s+(?:anything|everything|all|any|your)|above\s+(?:anything|everything)"
+          r"\s+(?:your|the)\s+(?:operator|developer|system|user)"),
     _rule(C.MEMORY_PRIORITY, 0.7, "声称优先级高于运营方内容",
           "比 / 优先",
           r"比[^。]{0,16}?(?:任何|所有|一切)[^。]{0,8}?(?:更高的?|更)(?:优先级|优先)"),
@@ -921,9 +923,10 @@ RULES: tuple[Rule, ...] = (
           "sms auth security_code cvv cvc card_number credit_card debit_card bank "
           "login credential seed_phrase recovery_phrase mnemonic private_key ssn "
           "social_security maiden security_answer _pin",
-          r"\b(?:enter|type|provide|send|share|confirm|verify|submit|reply with|text)\s+(?:us\s+)?"
-          r"your\s+(?:full\s+)?" + _CREDENTIAL + r"\s+(?:here|at|on|via|in|to|below|through|by)",
-          negatable=True),
+          r"\b" + _CREDENTIAL + r"\s+(?:here|at|on|via|in|to|below|through|by)\b",
+          negatable=True,
+          before=r"\b(?:enter|type|provide|send|share|confirm|verify|submit|reply with|text)\s+"
+          r"(?:us\s+)?your\s+(?:full\s+)?"),
     _rule(C.CREDENTIAL_HARVESTING, 0.8, "要求用户提供密码、验证码或卡号",
           "密码 验证码 卡号 cvv 安全码 身份证 凭证 助记词 私钥 动态码 短信码 口令",
           r"(?:请|要求|让|询问|索要|引导|提示|诱导|要|叫|提醒|说服|催促)(?:每个|每位|所有|新)?(?:用户|"
