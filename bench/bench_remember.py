@@ -39,64 +39,39 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def payload(n: int, scopes: int, rng: random.Random) -> dict:
+def payload(n: int, scopes: int, rng: random.Random, run: int = 0) -> dict:
     # One write in ten repeats an earlier one in the same scope (the dedupe path).
     seed = rng.randrange(max(n, 1)) if n and rng.random() < 0.1 else n
+    user = seed % scopes
     return {
         "tenant": "bench-remember",
         "scope": f"user:u_{seed % scopes:05d}",
         "memory_type": rng.choice(["semantic", "episodic", "procedural", "working"]),
         "category": seed % 100,
-        "content": {
-            "text": f"User {seed % scopes} {VERBS[seed % 5]} {SUBJECTS[seed % 5]} (note {seed})."
-        },
+        "content": {"text": f"User {user} {VERBS[seed % 5]} {SUBJECTS[seed % 5]} ({run}-{seed})."},
         "source": "bench@1",
         "source_kind": "explicit_statement",
         "importance": 0.3 + (seed % 7) / 10,
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--writes", type=int, default=3000)
-    parser.add_argument("--scopes", type=int, default=200)
-    parser.add_argument("--warmup", type=int, default=100)
-    parser.add_argument(
-        "--core-stages-only",
-        action="store_true",
-        help="Run only validate + dedupe (isolates the memory app's own cost).",
-    )
-    args = parser.parse_args()
-    if args.core_stages_only:
-        from django.conf import settings
+CORE_STAGES = ["apps.memory.gate.stages.ValidateStage", "apps.memory.gate.stages.DedupeStage"]
 
-        settings.MEMORY_CONSOLE_GATE_STAGES = [
-            "apps.memory.gate.stages.ValidateStage",
-            "apps.memory.gate.stages.DedupeStage",
-        ]
 
-    call_command("migrate", verbosity=0)
-    from apps.access.api_keys import create_api_key
-    from apps.memory.models import MemoryItem, Tenant
+def run_phase(*, name: str, agent, key_prefix: str, writes: int, scopes: int, seed: int) -> None:
+    """Time `writes` calls of remember() with the currently configured stages; report them."""
+    from apps.memory.gate import configured_stages
     from apps.memory.services import remember
 
-    tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})
-    MemoryItem.objects.filter(tenant=tenant).delete()
-    key, _ = create_api_key(username="bench-agent", tenant=tenant, actor="bench")
-    agent = key.user
-    rng = random.Random(42)
-
-    for n in range(args.warmup):
-        remember(actor=agent, payload=payload(10_000_000 + n, args.scopes, rng))
-
+    rng = random.Random(seed)
     latencies: list[float] = []
     outcomes = {"created": 0, "merged": 0, "held": 0}
     started = time.perf_counter()
     cpu_started = time.process_time()
-    for n in range(args.writes):
-        body = payload(n, args.scopes, rng)
+    for n in range(writes):
+        body = payload(n, scopes, rng, run=seed)
         t0 = time.perf_counter()
-        result = remember(actor=agent, payload=body, api_key_prefix=key.prefix)
+        result = remember(actor=agent, payload=body, api_key_prefix=key_prefix)
         latencies.append((time.perf_counter() - t0) * 1000)
         if result.merged:
             outcomes["merged"] += 1
@@ -105,30 +80,79 @@ def main() -> None:
         else:
             outcomes["held"] += 1
     elapsed = time.perf_counter() - started
-    cpu_ms_per_write = (time.process_time() - cpu_started) * 1000 / args.writes
+    cpu_ms = (time.process_time() - cpu_started) * 1000 / writes
 
     latencies.sort()
-    rate = args.writes / elapsed
+    rate = writes / elapsed
     p50, p95, p99 = (percentile(latencies, f) for f in (0.50, 0.95, 0.99))
-    from apps.memory.gate import configured_stages
-
     stages = ", ".join(stage.name for stage in configured_stages())
-    print("remember through the gate (in-process, one thread)")
+    print(f"{name}: remember() in-process, one thread")
     print(f"  stages          {stages}")
     print(f"  database        {connection.vendor} ({connection.settings_dict['NAME']})")
-    print(f"  writes          {args.writes} over {args.scopes} scopes (+{args.warmup} warm-up)")
+    print(f"  writes          {writes} over {scopes} scopes")
     print(f"  outcomes        {outcomes}")
     print(f"  elapsed         {elapsed:.2f} s")
     print(f"  throughput      {rate:.0f} writes/s   (target ≥ {TARGET_WRITES_PER_S:.0f})")
-    print(f"  latency ms      p50 {p50:.2f}  p95 {p95:.2f}  p99 {p99:.2f}  ")
+    print(f"  latency ms      p50 {p50:.2f}  p95 {p95:.2f}  p99 {p99:.2f}")
     print(f"                  mean {statistics.fmean(latencies):.2f}  max {latencies[-1]:.2f}")
-    print(f"  client CPU      {cpu_ms_per_write:.2f} ms per write (the rest is waiting on the DB)")
-    print(f"  load average    {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (contention)")
-    name = "remember_core_stages" if args.core_stages_only else "remember"
+    print(f"  client CPU      {cpu_ms:.2f} ms per write (the rest of the latency is DB waits)")
+    print(f"  load average    {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"RESULT\t{name}_writes_per_s\t{rate:.0f}\twrites/s\t>={TARGET_WRITES_PER_S:.0f}")
     print(f"RESULT\t{name}_p50\t{p50:.2f}\tms\t-")
     print(f"RESULT\t{name}_p95\t{p95:.2f}\tms\t-")
     print(f"RESULT\t{name}_p99\t{p99:.2f}\tms\t-")
+    print(f"RESULT\t{name}_client_cpu_per_write\t{cpu_ms:.2f}\tms\t-")
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--writes", type=int, default=2000)
+    parser.add_argument("--scopes", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=100)
+    parser.add_argument(
+        "--phase",
+        choices=["all", "gate", "core"],
+        default="all",
+        help="gate: every configured stage; core: validate + dedupe only (the memory app's "
+        "own cost, without the quarantine/sensitive/conflict stages).",
+    )
+    args = parser.parse_args()
+
+    call_command("migrate", verbosity=0)
+    from django.conf import settings
+
+    from apps.access.api_keys import create_api_key
+    from apps.access.models import AgentAPIKey
+    from apps.memory.gate import configured_stages
+    from apps.memory.models import MemoryItem, Tenant
+    from apps.memory.services import remember
+
+    tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})
+    MemoryItem.objects.filter(tenant=tenant).delete()
+    key = AgentAPIKey.objects.filter(user__username="bench-agent", revoked=False).first()
+    if key is None:
+        key, _ = create_api_key(username="bench-agent", tenant=tenant, actor="bench")
+    agent = key.user
+    warm = random.Random(7)
+    for n in range(args.warmup):
+        remember(actor=agent, payload=payload(n, args.scopes, warm, run=-1))
+
+    full_gate = list(settings.MEMORY_CONSOLE_GATE_STAGES)
+    phases = {"gate": ("remember", full_gate), "core": ("remember_core_stages", CORE_STAGES)}
+    for phase, (name, stages) in phases.items():
+        if args.phase not in ("all", phase):
+            continue
+        settings.MEMORY_CONSOLE_GATE_STAGES = stages
+        configured_stages.cache_clear()
+        run_phase(
+            name=name,
+            agent=agent,
+            key_prefix=key.prefix,
+            writes=args.writes,
+            scopes=args.scopes,
+            seed=len(name),
+        )
 
 
 if __name__ == "__main__":
