@@ -218,9 +218,7 @@ class MemoryViewSet(
         updated = patch_item(
             item_id=item.pk, changes=changes, actor=request.user, expected_version=version
         )
-        updated = (
-            self.get_queryset().model.objects.select_related("tenant", "scope").get(pk=updated.pk)
-        )
+        updated = MemoryItem.objects.select_related("tenant", "scope").get(pk=updated.pk)
         return Response(self.get_serializer(updated).data, headers={"ETag": f'"{updated.version}"'})
 
     @staticmethod
