@@ -74,7 +74,8 @@ def keep_test_connection():
 @pytest.fixture
 def api_schema(keep_test_connection):
     loaded = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
-    return loaded.include(path_regex=r"^/api/v1/memories/")
+    # The memory endpoints and recall (which shares their authentication and errors).
+    return loaded.include(path_regex=r"^/api/v1/(memories|recall)/")
 
 
 @override_settings(MEMORY_CONSOLE_API_KEY_RATE="")
@@ -96,7 +97,7 @@ def test_generated_calls_find_no_server_errors_or_schema_violations(tenant_a, ap
 
         @given(case=operation.as_strategy())
         @settings(
-            max_examples=8,
+            max_examples=6,
             deadline=None,
             database=None,
             suppress_health_check=list(HealthCheck),
