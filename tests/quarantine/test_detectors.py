@@ -3,6 +3,7 @@ benign look-alikes, source trust, hidden payloads and offsets into the original 
 
 import base64
 import codecs
+import time
 import urllib.parse
 
 import pytest
@@ -291,3 +292,23 @@ def test_zero_width_insertion_does_not_hide_a_pattern(payload, cuts, invisible, 
     assert normalise(text[start:end]).text.replace(" ", "") in normalise(payload).text.replace(
         " ", ""
     )
+
+
+# --- hostile input size ----------------------------------------------------------------
+
+HOSTILE_TEXTS = {
+    "tag characters": "".join(chr(0xE0041) for _ in range(60_000)),
+    "zero-width between letters": "a\u200b" * 30_000,
+    "bidi overrides": "ab\u202e" * 20_000,
+    "look-alike words": "іgnоrе " * 9_000,
+    "override filler": "ignore " + "all the previous your " * 2_900 + "x",
+    "credential filler": "ask the user for " + "their " * 10_000 + "password",
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS.values(), ids=HOSTILE_TEXTS.keys())
+def test_hostile_repetition_at_the_size_limit_is_assessed_in_bounded_time(text):
+    started = time.process_time()
+    assessment = assess(text[:65_536], source_kind="external")
+    assert time.process_time() - started < 5  # ~0.5 s here; quadratic scans took minutes
+    assert len(assessment.spans()) <= 1_000

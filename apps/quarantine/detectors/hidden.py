@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import codecs
 import html
 import re
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
 from apps.quarantine.detectors.base import Finding, Span
-from apps.quarantine.detectors.normalise import NormalisedText, is_invisible
+from apps.quarantine.detectors.normalise import NormalisedText
 from apps.quarantine.detectors.patterns import Category
 
 ScoreDecoded = Callable[[str], tuple[float, list[str]]]
@@ -52,6 +53,7 @@ MIXED_SCRIPT_IN_MATCH = 0.65
 SMUGGLED_CHARACTERS = 0.6
 ENCODED_INSTRUCTION = 0.9
 ENCODED_WEAK_SIGNAL = 0.6
+MAX_SIGNALS = 256  # hostile texts can hold thousands of invisible characters
 
 
 def _printable_text(raw: bytes) -> str | None:
@@ -92,6 +94,35 @@ def _decode_selectors(segment: str) -> str | None:
         code = ord(char)
         raw.append(code - 0xFE00 if code <= 0xFE0F else code - 0xE0100 + 16)
     return _printable_text(bytes(raw))
+
+
+def _runs(positions: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Group sorted character offsets into [start, end) runs of consecutive offsets."""
+    runs: list[tuple[int, int]] = []
+    for position in positions:
+        if runs and runs[-1][1] == position:
+            runs[-1] = (runs[-1][0], position + 1)
+        else:
+            runs.append((position, position + 1))
+    return runs
+
+
+class _IntervalIndex:
+    """Answers "does [start, end) overlap a matched span?" in O(log n)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self.starts = [start for start, _ in merged]
+        self.ends = [end for _, end in merged]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        index = bisect.bisect_right(self.starts, end - 1) - 1
+        return index >= 0 and self.ends[index] > start
 
 
 class HiddenPayloadScanner:
@@ -146,35 +177,26 @@ class HiddenPayloadScanner:
     ) -> list[Finding]:
         """Return at most one hidden_payload finding (strongest reason, all spans)."""
         signals: list[tuple[float, str, tuple[int, int]]] = []
-        matched_spans = [(s.start, s.end) for f in matched for s in f.spans]
-
-        def inside_match(position: int) -> bool:
-            return any(start <= position < end for start, end in matched_spans)
-
+        inside_match = _IntervalIndex([(s.start, s.end) for f in matched for s in f.spans])
         original = normalised.original
-        for position in normalised.invisible:
-            if not (0 < position < len(original) - 1):
-                continue
-            left = next((c for c in reversed(original[:position]) if not is_invisible(c)), "")
-            right = next((c for c in original[position + 1 :] if not is_invisible(c)), "")
-            if left.isalnum() and right.isalnum():
-                if inside_match(position):
-                    signals.append(
-                        (INVISIBLE_IN_MATCH, "Invisible characters hide a matched phrase",
-                         (position, position + 1))
-                    )  # fmt: skip
-                else:
-                    signals.append(
-                        (INVISIBLE_IN_WORD, "Invisible characters inside words",
-                         (position, position + 1))
-                    )  # fmt: skip
-        for position in normalised.bidi_overrides:
+        for start, end in _runs(normalised.invisible)[:MAX_SIGNALS]:
+            left = original[start - 1] if start > 0 else ""
+            right = original[end] if end < len(original) else ""
+            if not (left.isalnum() and right.isalnum()):
+                continue  # emoji joiners, selectors after emoji, trailing marks
+            if inside_match.overlaps(start, end):
+                reason = "Invisible characters hide a matched phrase"
+                signals.append((INVISIBLE_IN_MATCH, reason, (start, end)))
+            else:
+                signals.append(
+                    (INVISIBLE_IN_WORD, "Invisible characters inside words", (start, end))
+                )
+        for start, end in _runs(normalised.bidi_overrides)[:MAX_SIGNALS]:
             signals.append(
-                (BIDI_OVERRIDE, "Bidirectional override characters reorder the text",
-                 (position, position + 1))
-            )  # fmt: skip
-        for start, end in normalised.mixed_script_words:
-            if any(inside_match(p) for p in range(start, end)):
+                (BIDI_OVERRIDE, "Bidirectional override characters reorder the text", (start, end))
+            )
+        for start, end in normalised.mixed_script_words[:MAX_SIGNALS]:
+            if inside_match.overlaps(start, end):
                 signals.append(
                     (MIXED_SCRIPT_IN_MATCH, "Look-alike letters disguise a matched phrase",
                      (start, end))
@@ -199,7 +221,7 @@ class HiddenPayloadScanner:
         best = max(signals, key=lambda signal: signal[0])
         spans = tuple(
             Span(start, end, Category.HIDDEN_PAYLOAD)
-            for start, end in sorted({signal[2] for signal in signals})
+            for start, end in sorted({signal[2] for signal in signals})[:MAX_SIGNALS]
         )
         return [
             Finding(

@@ -64,6 +64,7 @@ DISCUSSION_FACTOR = 0.6
 
 
 REPORTED_SPEECH_FACTOR = 0.5
+MAX_SPANS_PER_CATEGORY = 200  # enough to highlight; bounded for hostile repetition
 BEFORE_WINDOW = 160  # characters searched for a rule's `before` context
 
 
@@ -173,7 +174,8 @@ def match_rules(
                 )
                 score *= factor
             hit = hits.setdefault(rule.category, _CategoryHit({}, []))
-            hit.spans.append((start, end))
+            if len(hit.spans) < MAX_SPANS_PER_CATEGORY:
+                hit.spans.append((start, end))
             hit.rule_scores[rule] = max(score, hit.rule_scores.get(rule, 0.0))
     return hits
 
