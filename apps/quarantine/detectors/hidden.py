@@ -28,7 +28,9 @@ ScoreDecoded = Callable[[str], tuple[float, list[str]]]
 # No lookbehind: a greedy run always starts at a run boundary, and a leading lookbehind
 # would stop the regex engine's fast first-character scan.
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
-_HEX = re.compile(r"(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}){10,}(?![0-9a-fA-F])")
+# Two expressions, not one alternation: each keeps the engine's fast first-character scan.
+_HEX_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2}){6,}")
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{20,}")
 _URL_ENCODED = re.compile(r"[^\s%]*(?:%[0-9a-fA-F]{2}[^\s%]*){3,}")
 _HTML_ENTITIES = re.compile(r"(?:&#(?:x[0-9a-fA-F]+|\d+);?[^&\s]{0,3}){4,}")
 _UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}){4,}")
@@ -83,7 +85,7 @@ def _decode_base64(segment: str) -> str | None:
 
 def _decode_hex(segment: str) -> str | None:
     try:
-        return _printable_text(bytes.fromhex(segment.replace("\\x", "")))
+        return _printable_text(bytes.fromhex(segment))
     except ValueError:
         return None
 
@@ -138,8 +140,11 @@ class HiddenPayloadScanner:
             decoded = _decode_base64(match.group())
             if decoded:
                 yield "base64", match.start(), match.end(), decoded
-        for match in _HEX.finditer(original):
-            decoded = _decode_hex(match.group())
+        hex_runs = _HEX_RUN.finditer(original)
+        escapes = _HEX_ESCAPES.finditer(original) if "\\x" in original else ()
+        for match in (*hex_runs, *escapes):
+            digits = match.group().replace("\\x", "")
+            decoded = _decode_hex(digits[: len(digits) // 2 * 2])
             if decoded:
                 yield "hex", match.start(), match.end(), decoded
         if "%" in original:

@@ -143,7 +143,7 @@ def match_rules(
     for rule in rules:
         if rule.chinese and not chinese:
             continue
-        if not all(present.intersection(group) for group in rule.triggers):
+        if not all(not present.isdisjoint(group) for group in rule.triggers):
             continue
         position = 0
         while match := rule.pattern.search(text, position):
