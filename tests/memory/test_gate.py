@@ -221,3 +221,39 @@ def test_existing_factory_items_with_other_hash_do_not_merge(agent_a, tenant_a):
     scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_1024")
     MemoryItemFactory(scope=scope, content={"text": "something else"})
     assert not remember(actor=agent_a, payload=remember_body()).merged
+
+
+def test_fast_writable_scope_lookup_loads_exactly_what_the_orm_loads(agent_a, tenant_a):
+    from apps.memory.gate.stages import find_writable_scope
+    from apps.memory.selectors import scopes_visible_to
+
+    tenant_a.half_life_overrides = {"procedural": 200, "60-79": 45}
+    tenant_a.lww_key_patterns = ["address.*"]
+    tenant_a.save()
+    remember(actor=agent_a, payload=remember_body(scope="user:u_9"))
+    fast = find_writable_scope(
+        actor=agent_a, tenant_slug="tenant-a", kind="user", external_id="u_9"
+    )
+    orm = (
+        scopes_visible_to(agent_a, "write_memories").select_related("tenant").get(external_id="u_9")
+    )
+    for field in ("pk", "kind", "external_id", "subject", "created_at", "tenant_id"):
+        assert getattr(fast, field) == getattr(orm, field), field
+    for field in ("slug", "half_life_overrides", "lww_key_patterns", "created_at"):
+        assert getattr(fast.tenant, field) == getattr(orm.tenant, field), field
+    assert isinstance(fast.tenant.half_life_overrides, dict)
+    # The second write into the scope takes the fast path and still honours the policy.
+    second = remember(
+        actor=agent_a,
+        payload=remember_body(scope="user:u_9", category=65, content={"text": "another"}),
+    )
+    assert not second.merged and second.item.half_life_days == 45
+
+
+def test_fast_writable_scope_lookup_refuses_foreign_and_unknown(agent_a, tenant_b):
+    from apps.memory.gate.stages import find_writable_scope
+
+    ScopeFactory(tenant=tenant_b, kind="user", external_id="u_1")
+    lookup = {"kind": "user", "external_id": "u_1"}
+    assert find_writable_scope(actor=agent_a, tenant_slug="tenant-b", **lookup) is None
+    assert find_writable_scope(actor=agent_a, tenant_slug="nope", **lookup) is None
