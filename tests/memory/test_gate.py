@@ -257,3 +257,12 @@ def test_fast_writable_scope_lookup_refuses_foreign_and_unknown(agent_a, tenant_
     lookup = {"kind": "user", "external_id": "u_1"}
     assert find_writable_scope(actor=agent_a, tenant_slug="tenant-b", **lookup) is None
     assert find_writable_scope(actor=agent_a, tenant_slug="nope", **lookup) is None
+
+
+def test_admins_write_anywhere_and_outsiders_nowhere(admin_user, outsider, tenant_b):
+    ScopeFactory(tenant=tenant_b, kind="user", external_id="u_1")
+    body = remember_body(tenant="tenant-b", scope="user:u_1")
+    assert remember(actor=admin_user, payload=body).status == "active"
+    with pytest.raises(GateRejected) as excinfo:
+        remember(actor=outsider, payload={**body, "content": {"text": "other"}})
+    assert excinfo.value.code == "not_found"

@@ -180,6 +180,8 @@ def _writable_scope_query(*, global_access: bool) -> tuple[str, tuple, dict]:
     columns = [*_SCOPE_FIELDS, *(f"tenant__{name}" for name in _TENANT_FIELDS)]
     compiler = queryset.order_by().values_list(*columns).query.get_compiler(DEFAULT_DB_ALIAS)
     sql, params = compiler.as_sql()
+    if sum(isinstance(p, _Placeholder) for p in params) != 3:  # pragma: no cover
+        raise RuntimeError("The writable-scope query lost its placeholders; see stages.py.")
     converters = compiler.get_converters([column for column, _, _ in compiler.select])
     return sql, params, converters
 
