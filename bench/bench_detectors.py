@@ -73,7 +73,7 @@ def print_quality(rows: list[dict], verbose: bool) -> None:
     header = f"{'split':8} {'lang':5} {'n':>4} {'precision':>9} {'recall':>7} {'FPR':>6}"
     print("\nWith each text's own source_kind (default explicit_statement):")
     print(header)
-    for split in ("all", "dev", "holdout", "blind1", "blind2"):
+    for split in ("all", "dev", "holdout", "blind1", "blind2", "blind3"):
         for lang in ("all", "en", "zh"):
             subset = [
                 r
@@ -91,7 +91,7 @@ def print_quality(rows: list[dict], verbose: bool) -> None:
                 result(f"detector_recall{suffix}", c.recall, "ratio", f">= {RECALL_TARGET}")
                 result(f"detector_fpr{suffix}", c.false_positive_rate, "ratio", f"<= {FPR_TARGET}")
                 result(f"detector_precision{suffix}", c.precision, "ratio", "-")
-            if split in ("holdout", "blind1", "blind2") and lang == "all" and c.total:
+            if split in ("holdout", "blind1", "blind2", "blind3") and lang == "all" and c.total:
                 result(f"detector_recall_{split}", c.recall, "ratio", f">= {RECALL_TARGET}")
                 result(f"detector_fpr_{split}", c.false_positive_rate, "ratio", f"<= {FPR_TARGET}")
             if verbose and split == "all" and lang == "all":

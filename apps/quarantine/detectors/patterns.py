@@ -520,6 +520,74 @@ RULES: tuple[Rule, ...] = (
           rf"\b{_EXFIL_OBJECT}\s+(?:\S+\s+){{0,2}}?(?:uploaded|sent|forwarded|posted|copied|synced|"
           r"shared|e-?mailed|exported|mirrored)\s+to\s+(?:\S+\s+){0,4}?" + _TARGET,
           negatable=True),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.35, "Addresses AI readers directly",
+          "ai_ as_an_ai any_ai llm",
+          r"\b(?:ai|llm)s?\s+\w+\s+(?:reading|processing|summari[sz]ing|parsing|crawling|viewing)\b"
+          r"|\bas an (?:ai|llm|assistant|ai model|language model)\b|\b(?:any|every|all)\s+ais?\b"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.35, "直接对AI读者喊话", "ai 大模型 语言模型 / 作为 所有",
+          r"作为(?:一个)?(?:ai|大模型|语言模型|助手)|所有[^。]{0,12}?的(?:ai|大模型|语言模型)"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.45, "Claims a limit no longer applies",
+          "cap limit ceiling restriction / apply lifted removed cancel gone waived",
+          r"\b(?:cap|limit|ceiling|restriction)s?\s+(?:\S+\s+){0,3}?(?:doesn't|does not|don't|no "
+          r"longer)\s+apply|\b(?:cap|limit|ceiling)s?\s+(?:\S+\s+){0,2}?(?:has|have|was|were)\s+bee"
+          r"n"
+          r"\s+(?:lifted|removed|cancell?ed|waived)|\b(?:cap|limit|ceiling)s?\s+(?:is|are)\s+gone"),
+    _rule(C.INSTRUCTION_OVERRIDE, 0.45, "声称限额已取消",
+          "上限 限额 限制 / 取消 不再 解除 作废",
+          r"(?:上限|限额|限制)(?:已经?|都|也)?(?:被)?(?:取消|不再适用|解除|作废)"),
+    _rule(C.EXFILTRATION, 0.6, "Hands credentials or card details to third parties",
+          "card login credential password account_details admin / whoever anyone anybody "
+          "everyone them him her caller",
+          r"\b(?:hand (?:over|out)|give|share|send|reveal|disclose|read out|tell)\s+(?:\S+\s+){0,3}"
+          r"?"
+          r"(?:card details|card numbers?|logins?|credentials|passwords?|account details|admin "
+          r"(?:\w+\s+)?login)\s+(?:\S+\s+){0,3}?(?:to\s+)?(?:whoever|anyone|anybody|everyone|them|"
+          r"him|her|callers?)\b",
+          negatable=True),
+    _rule(C.EXFILTRATION, 0.5, "Hands out an admin login", "hand_out hand_over / login credential",
+          r"\bhand (?:out|over)\s+(?:\S+\s+){0,3}?(?:login|credentials|password)"),
+    _rule(C.EXFILTRATION, 0.6, "把凭证或卡信息交给第三方",
+          "银行卡信息 卡号 密码 登录账号 账号密码 管理后台 / 给 告诉 发给",
+          r"(?:银行卡信息|银行卡号|卡号|密码|登录账号|账号密码|管理后台)[^。]{0,8}?(?:也)?(?:给|告诉|发给)"
+          r"(?:谁|他|她|对方|任何人|他们)"),
+    _rule(C.EXFILTRATION, 0.45, "Shares data with anyone",
+          "share send forward give / anyone anybody whoever everyone any_sender",
+          r"\b(?:share|send|forward|give)\s+(?:\S+\s+){0,4}?(?:with|to)\s+(?:anyone|anybody|"
+          r"whoever|everyone|any sender)\b",
+          negatable=True),
+    _rule(C.EXFILTRATION, 0.45, "把数据共享给任何来者",
+          "只要 凡是 / 共享 分享 发 转发 给",
+          r"(?:只要|凡是)[^。]{0,20}?(?:就|都)(?:可以)?(?:把)?[^。]{0,10}?(?:共享|分享|发|转发|给)(?:给)?"
+          r"(?:对方|他们|任何人)"),
+    _rule(C.TOOL_ABUSE, 0.4, "Waives the user's confirmation",
+          "no_need don't_bother do_not_bother don't_have_to there's_no_need / check confirm ask "
+          "verify",
+          r"\b(?:no need to|don't bother|do not bother|you don't have to|there's no need to)\s+"
+          r"(?:\w+\s+)?(?:check|confirm|ask|verify)"),
+    _rule(C.TOOL_ABUSE, 0.4, "免去用户确认", "不用 无需 不必 / 问 询问 征求",
+          r"(?:不用|无需|不必)(?:再)?(?:问|询问|征求)(?:用户|我|客户)?(?:的)?(?:确认|同意|意见)?"),
+    _rule(C.MEMORY_PRIORITY, 0.6, "Forbids anything from replacing the memory",
+          "let_nothing nothing_can nothing_may / replace override overwrite change",
+          r"\b(?:let nothing|nothing (?:can|may|should|must))\s+(?:ever\s+)?(?:replace|override|"
+          r"overwrite|change|supersede)"),
+    _rule(C.MEMORY_PRIORITY, 0.5, "Asks to sit at the core of the agent's memory",
+          "of_your / memory",
+          r"\b(?:heart|core|centre|center|top)\s+of\s+your\s+(?:long-term\s+|permanent\s+)?memory"),
+    _rule(C.MEMORY_PRIORITY, 0.6, "禁止任何内容替换这条记忆",
+          "什么都不能 任何内容都不能 / 替换 覆盖 取代",
+          r"(?:什么都不能|任何内容都不能|任何东西都不能)(?:替换|覆盖|取代)"),
+    _rule(C.MEMORY_PRIORITY, 0.5, "要求放进记忆的核心", "记忆 / 核心",
+          r"(?:长期)?记忆的核心"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Asks to suppress negative reviews",
+          "review comment feedback rating / remove hide omit delete drop",
+          r"\b(?:remove|hide|omit|delete|drop)\s+(?:all\s+|any\s+|the\s+)?(?:negative|bad|critical|"
+          r"unfavou?rable)\s+(?:reviews|comments|feedback|ratings)"),
+    _rule(C.PERSISTENT_BEHAVIOUR, 0.45, "要求隐藏差评", "差评",
+          r"(?:删掉|删除|隐藏|去掉|不要提)(?:所有|全部)?(?:的)?差评"),
+    _rule(C.EXFILTRATION, 0.35, "Redirects every delivery or payment",
+          "every all each / deliver order shipment payment refund",
+          r"\b(?:for|on)\s+(?:every|all|each)\s+(?:future\s+)?(?:deliver(?:y|ies)|orders?|"
+          r"shipments?|payments?|refunds?)"),
     # --- memory-priority manipulation ------------------------------------------------
     _rule(C.MEMORY_PRIORITY, 0.8, "Asks for storage with overriding priority",
           "priority importance precedence weight rank / highest top maximum max "
@@ -850,13 +918,13 @@ RULES: tuple[Rule, ...] = (
     _rule(C.TOOL_ABUSE, 0.45, "Asks to disable security controls",
           "logging audit 2fa mfa two-factor antivirus firewall security_check "
           "safety_check confirmation approval verification monitoring fraud "
-          "content_filter / disable turn_off switch_off bypass skip deactivate "
+          "content_filter alert / disable turn_off switch_off bypass skip deactivate "
           "stop",
           r"\b(?:disable|turn off|switch off|bypass|skip|deactivate|stop)\s+"
           r"(?:the\s+|all\s+|any\s+)?"
           r"(?:\w+\s+){0,2}?(?:logging|audit(?:ing| logs?| trail)?|2fa|mfa|two-factor|antivirus|"
           r"firewall|security checks?|safety checks?|confirmations?|approvals?|verification|"
-          r"monitoring|fraud checks?|content filter)\b",
+          r"monitoring|fraud checks?|content filter|(?:sign-in|login|security|fraud) alerts?)\b",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.55, "Asks to disable audit or account-protection controls",
           "audit 2fa mfa two-factor two-step fraud security_check safety_check verification "
@@ -888,7 +956,8 @@ RULES: tuple[Rule, ...] = (
     _rule(C.TOOL_ABUSE, 0.45, "要求关闭安全控制",
           "关闭 禁用 停用 绕过 跳过 关掉 取消",
           r"(?:关闭|禁用|停用|绕过|跳过|关掉|取消)(?:所有|全部)?[^。；，,]{0,10}?(?:安全检查|安全|审计|日志|"
-          r"防火墙|二次验证|双重验证|两步验证|验证|审批|确认|风控|监控|杀毒|核验|身份核验|实名)",
+          r"防火墙|二次验证|双重验证|两步验证|验证|审批|确认|风控|监控|杀毒|核验|身份核验|实名|"
+          r"登录提醒|安全提醒|异常提醒|告警)",
           negatable=True),
     _rule(C.TOOL_ABUSE, 0.55, "要求关闭审计或账户保护",
           "关闭 禁用 停用 绕过 跳过 关掉 取消",
