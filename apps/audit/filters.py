@@ -2,10 +2,17 @@
 
 import django_filters
 from django import forms
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 
 from apps.audit.models import Action, ActorKind, AuditEvent
 from apps.memory.models import Tenant
 from apps.memory.selectors import tenants_visible_to
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class TenantSlugFilter(django_filters.ModelChoiceFilter):
+    """A tenant named by slug (events hold the tenant's id, not a foreign key)."""
 
 
 class AuditEventFilter(django_filters.FilterSet):
@@ -16,7 +23,7 @@ class AuditEventFilter(django_filters.FilterSet):
         choices=ActorKind.choices, empty_label="Any kind of actor"
     )
     action = django_filters.ChoiceFilter(choices=Action.choices, empty_label="Any action")
-    tenant = django_filters.ModelChoiceFilter(
+    tenant = TenantSlugFilter(
         queryset=Tenant.objects.none(),
         to_field_name="slug",
         empty_label="All tenants",
