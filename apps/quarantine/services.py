@@ -16,10 +16,11 @@ from django.utils.formats import date_format
 
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.memory.content import render_text
 from apps.memory.models import MemoryItem, MemoryStatus, SourceKind
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import update_item
-from apps.quarantine.detectors import Assessment
+from apps.quarantine.detectors import Assessment, assess
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 
 CORROBORATION_ACTOR = "corroboration"
@@ -136,15 +137,23 @@ def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) ->
         )
         if entry.item is None:
             raise QuarantineError("The memory of this entry no longer exists.")
+        # Re-assessed for the record only: the reviewer's edit is released as written.
+        rescored = assess(render_text(content), source_kind=entry.item.source_kind).score
         _activate(
-            entry=entry, actor=actor, action=Action.QUARANTINE_EDITED, changes={"content": content}
+            entry=entry,
+            actor=actor,
+            action=Action.QUARANTINE_EDITED,
+            changes={"content": content},
+            extra={"reassessed_score": rescored},
         )
     return entry
 
 
-def _activate(*, entry: QuarantineEntry, actor: Any, action: Action, changes: dict) -> None:
+def _activate(
+    *, entry: QuarantineEntry, actor: Any, action: Action, changes: dict, extra: dict | None = None
+) -> None:
     """Set the entry's item active through the memory primitives (version + audit there)."""
-    data = {"entry": entry.pk, "reason_length": len(entry.decision_reason)}
+    data = {"entry": entry.pk, "reason_length": len(entry.decision_reason), **(extra or {})}
     if entry.item is None:
         record(
             actor=actor,

@@ -65,7 +65,9 @@ def test_edit_and_release_applies_new_content(entry, operator_a):
     assert item.content == {"city": "Lyon"}
     assert item.status == MemoryStatus.ACTIVE
     assert "Ignore" not in item.text
-    assert AuditEvent.objects.filter(action=Action.QUARANTINE_EDITED).exists()
+    event = AuditEvent.objects.get(action=Action.QUARANTINE_EDITED)
+    assert event.metadata["reassessed_score"] == 0
+    assert "Lyon" not in str(event.metadata)
 
 
 @pytest.mark.parametrize("content", ["not json", "[1, 2]", "{}", {"text": "x" * (64 * 1024 + 1)}])
