@@ -469,7 +469,8 @@ class Command(BaseCommand):
             choices=["auto", "rebuild", "keep"],
             default="auto",
             help="PostgreSQL: drop and rebuild secondary indexes around the load, keep them, "
-            "or decide by size (default).",
+            "or decide by size (default). Rebuilding locks the items table until the load "
+            "commits: use it on benchmark databases, not on a live installation.",
         )
 
     def handle(
