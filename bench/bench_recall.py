@@ -89,7 +89,8 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 def ensure_data(total: int) -> None:
-    """Generate the two measured scopes and fill the table up to `total` items, once."""
+    """Migrate, generate the two measured scopes and fill the table up to `total`, once."""
+    call_command("migrate", verbosity=0)
     for prefix, count, _ in SCOPES.values():
         if not Tenant.objects.filter(slug=f"{prefix}-000").exists():
             call_command(
@@ -115,18 +116,35 @@ def agent_user():
     return account.user
 
 
-def measure(user, tenant_slug: str, iterations: int) -> tuple[list[float], float]:
-    """Latencies (ms) of `iterations` recalls cycling through QUERIES; share of answers."""
+def on_cpu_ns(pid: int | str) -> int:
+    """Nanoseconds a process has spent running on a CPU (Linux schedstat), waits excluded."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[0])
+
+
+def measure(user, tenant_slug: str, iterations: int) -> tuple[list[float], list[float], float]:
+    """Wall-clock and on-CPU latencies (ms) of `iterations` recalls cycling through
+    QUERIES, and the share answered.
+
+    On-CPU time is this process plus its PostgreSQL backend: what a recall costs when it
+    does not wait for a CPU, i.e. its latency on an otherwise idle machine (the data is
+    in shared buffers, so there is no disk wait to miss).
+    """
     for query in QUERIES:  # warm-up: plans, caches, connection
         recall_memories(actor=user, tenant=tenant_slug, scope_key=SCOPE_KEY, query=query)
-    latencies, answered = [], 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    latencies, cpu_costs, answered = [], [], 0
     for n in range(iterations):
         query = QUERIES[n % len(QUERIES)]
+        cpu_before = on_cpu_ns("self") + on_cpu_ns(backend)
         started = time.perf_counter()
         hits = recall_memories(actor=user, tenant=tenant_slug, scope_key=SCOPE_KEY, query=query)
         latencies.append((time.perf_counter() - started) * 1000)
+        cpu_costs.append((on_cpu_ns("self") + on_cpu_ns(backend) - cpu_before) / 1e6)
         answered += bool(hits)
-    return sorted(latencies), answered / iterations
+    return sorted(latencies), sorted(cpu_costs), answered / iterations
 
 
 def measure_access_recording(tenant_slug: str, repeats: int = 50) -> float:
@@ -178,18 +196,21 @@ def main() -> None:
     print(f"memory_memoryitem: {total_rows:,} rows; indexes: {', '.join(index_names())}")
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"{len(QUERIES)} queries (English, Chinese, mixed, misses); top_k=10\n")
-    print(f"{'scope':<12}{'items':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}  answered")
+    header = f"{'scope':<12}{'items':>8}{'p50':>9}{'p95':>9}{'p99':>9}{'mean':>9}"
+    print(f"{header}  answered  [wall clock | on CPU (client + PostgreSQL backend)]")
     results = []
     for name, (prefix, count, target) in SCOPES.items():
-        latencies, answered = measure(user, f"{prefix}-000", args.iterations)
-        p50, p95, p99 = (percentile(latencies, f) for f in (0.5, 0.95, 0.99))
-        mean = statistics.fmean(latencies)
-        verdict = "met" if p95 <= target else "MISSED"
-        print(
-            f"{name:<12}{count:>8,}{p50:>8.1f}ms{p95:>7.1f}ms{p99:>7.1f}ms{mean:>7.1f}ms"
-            f"  {answered:.0%}  (target p95 ≤ {target:.0f} ms: {verdict})"
-        )
-        results.append((name, p50, p95, p99, target))
+        latencies, cpu_costs, answered = measure(user, f"{prefix}-000", args.iterations)
+        for label, values in (("wall", latencies), ("on-cpu", cpu_costs)):
+            p50, p95, p99 = (percentile(values, f) for f in (0.5, 0.95, 0.99))
+            mean = statistics.fmean(values)
+            verdict = "met" if p95 <= target else "MISSED"
+            print(
+                f"{name:<12}{count:>8,}{p50:>8.1f}ms{p95:>7.1f}ms{p99:>7.1f}ms{mean:>7.1f}ms"
+                f"  {answered:.0%}  {label}: target p95 ≤ {target:.0f} ms {verdict}"
+            )
+            suffix = "" if label == "wall" else "_oncpu"
+            results.append((f"{name}{suffix}", p50, p95, p99, target))
     access_ms = measure_access_recording(f"{SCOPES['scope_50k'][0]}-000")
     print(f"\nrecording one recall's 10 hits (1 UPDATE + audit event): {access_ms:.2f} ms median")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
