@@ -111,7 +111,8 @@ def update_item(
             setattr(item, field, value)
         if "content" in changes:
             item.text = changes.get("text") or render_text(item.content)
-            item.content_hash = content_hash(item.content)
+            # A stage may key the hash itself (sealed content hashes its plaintext, keyed).
+            item.content_hash = changes.get("content_hash") or content_hash(item.content)
         if _SCORING_FIELDS & changes.keys():
             refresh_archive_due_at(item)
         item.version += 1
@@ -200,7 +201,10 @@ def _screen_content(*, item: MemoryItem, content: dict, actor: Any) -> Draft:
         for field in MemoryItem._meta.concrete_fields
         if field.name not in {"id", "text", "content_hash", "created_at", "updated_at"}
     }
-    values.update(content=content, tenant=item.tenant, scope=item.scope)
+    # New content starts clean: the old content's sensitivity and seal do not carry over.
+    values.update(
+        content=content, tenant=item.tenant, scope=item.scope, sensitive=False, sealed_content=""
+    )
     raw = {
         "tenant": item.tenant.slug,
         "scope": item.scope.key,
@@ -231,9 +235,13 @@ def _apply_screened_content(
 ) -> list[Callable[[MemoryItem], None]]:
     """Fold screened content (possibly redacted or sealed, possibly quarantined) into changes."""
     draft = _screen_content(item=item, content=content, actor=actor)
-    for name in ("content", "text", "sensitive", "sealed_content", "content_hash"):
-        if name in draft.values and (name == "content" or draft.values[name] != ""):
-            changes[name] = draft.values[name]
+    values = draft.values
+    changes["content"] = values["content"]
+    changes["sensitive"] = bool(values.get("sensitive"))
+    changes["sealed_content"] = values.get("sealed_content") or ""
+    for derived in ("text", "content_hash"):  # else update_item derives them from content
+        if values.get(derived):
+            changes[derived] = values[derived]
     if draft.status != item.status:
         changes["status"] = draft.status
     return draft.callbacks

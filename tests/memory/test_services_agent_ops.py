@@ -126,3 +126,27 @@ def test_patched_content_is_screened_like_a_new_write(agent):
     finally:
         configured_stages.cache_clear()
     assert patched.status == MemoryStatus.QUARANTINED
+
+
+def test_patching_sensitive_content_seals_it_and_clean_content_unseals(agent, tenant_a):
+    tenant_a.sensitive_policy = "encrypt"
+    tenant_a.save()
+    item = write(agent, "likes tea")
+    sealed = patch_item(
+        item_id=item.pk,
+        changes={"content": {"text": "card 4111 1111 1111 1111"}},
+        actor=agent,
+        expected_version=1,
+    )
+    assert sealed.sensitive and sealed.sealed_content
+    assert "4111" not in str(sealed.content) and "4111" not in sealed.text
+    other = write(agent, "card 4000 0566 5566 5556")
+    assert other.content_hash != sealed.content_hash  # distinct secrets never merge
+    clean = patch_item(
+        item_id=item.pk,
+        changes={"content": {"text": "likes coffee"}},
+        actor=agent,
+        expected_version=2,
+    )
+    assert not clean.sensitive and clean.sealed_content == ""
+    assert clean.content == {"text": "likes coffee"}
