@@ -168,6 +168,8 @@ class RowFactory:
 
     def __init__(self, *, seed: int, targets: list[ScopeTarget], run_tag: str):
         self.rng = random.Random(seed)
+        # Ids never repeat across runs, even with the same --seed (one syscall, not one per row).
+        self.id_rng = random.Random(secrets.randbits(128))
         self.targets = targets
         self.templates = [prepare_template(t) for t in synthetic_templates()]
         # Row tokens start at a random offset so repeated runs do not duplicate content.
@@ -202,7 +204,7 @@ class RowFactory:
         importance = round(0.05 + 0.95 * rng.random(), 2)
         half_life = self.half_life(template, target)
         status = self._statuses[bisect(self._status_cum, rng.random() * self._status_cum[-1])]
-        identifier = secrets.token_hex(16)
+        identifier = f"{self.id_rng.getrandbits(128):032x}"
         return {
             "id": f"{identifier[:12]}4{identifier[13:16]}a{identifier[17:]}",
             "tenant_id": target.tenant_id,
