@@ -31,6 +31,14 @@ def escalated_entries_visible_to(user) -> QuerySet[QuarantineEntry]:
     )
 
 
+def decidable_entries(user, perm: str) -> QuerySet[QuarantineEntry]:
+    """Entries the user may decide with `perm`; compliance officers (manage_privacy) may
+    also decide the entries escalated to them."""
+    own = entries_visible_to(user, perm).values("pk")
+    escalated = escalated_entries_visible_to(user).values("pk")
+    return QuarantineEntry.objects.filter(Q(pk__in=own) | Q(pk__in=escalated))
+
+
 def queue_for(user, status: str = EntryStatus.PENDING) -> QuerySet[QuarantineEntry]:
     """The review queue in working order: highest risk first, then oldest first."""
     if status == EntryStatus.ESCALATED:

@@ -171,7 +171,7 @@ class DecideView(LoginRequiredMixin, View):
         if decision not in DECISION_PERMS:
             raise Http404
         entry = get_object_or_404(
-            selectors.entries_visible_to(request.user, DECISION_PERMS[decision]), pk=pk
+            selectors.decidable_entries(request.user, DECISION_PERMS[decision]), pk=pk
         )
         form_class = EditReleaseForm if decision == "edit" else DecisionForm
         form = form_class(request.POST)
@@ -190,7 +190,7 @@ class DecideView(LoginRequiredMixin, View):
             return redirect(_back_to_queue(request))
         following = selectors.next_entry(request.user, after=entry)
         if following is not None:
-            following = _panel_entry(request.user, following.pk)
+            following = _entry_for_reader(request.user, following.pk)
         context = {**entry_panel_context(request, following), "notice": notice, "removed": entry}
         return render(request, "quarantine/partials/entry_panel.html", context)
 
@@ -216,7 +216,7 @@ class DecideView(LoginRequiredMixin, View):
         if not is_partial(request):
             messages.error(request, error)
             return redirect(reverse("quarantine:detail", args=[entry.pk]))
-        entry = _panel_entry(request.user, entry.pk)
+        entry = _entry_for_reader(request.user, entry.pk)
         context = {**entry_panel_context(request, entry), "error": error}
         return render(request, "quarantine/partials/entry_panel.html", context)
 
@@ -237,7 +237,7 @@ class BulkDecideView(LoginRequiredMixin, View):
             return redirect(_back_to_queue(request))
         decision = form.cleaned_data["decision"]
         ids = list(
-            selectors.entries_visible_to(request.user, DECISION_PERMS[decision])
+            selectors.decidable_entries(request.user, DECISION_PERMS[decision])
             .filter(pk__in=form.cleaned_data["entry"])
             .values_list("pk", flat=True)
         )

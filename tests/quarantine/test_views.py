@@ -337,3 +337,38 @@ def test_csp_header_on_every_quarantine_page(client, operator_a, tenant_a):
         csp = client.get(url).headers["Content-Security-Policy"]
         script_src = next(p for p in csp.split(";") if p.strip().startswith("script-src"))
         assert "'self'" in script_src and "unsafe-inline" not in script_src
+
+
+def test_officer_decides_escalated_entry_but_not_pending_ones(
+    client, officer, operator_a, tenant_a
+):
+    escalated, pending = entry_in(tenant_a), entry_in(tenant_a)
+    client.force_login(operator_a)
+    client.post(reverse("quarantine:decide", args=[escalated.pk, "escalate"]), {"reason": "gdpr"})
+    client.force_login(officer)
+
+    refuse_url = reverse("quarantine:decide", args=[pending.pk, "reject"])
+    refused = client.post(refuse_url, {"reason": "x"})
+    assert refused.status_code == 404
+    client.post(reverse("quarantine:decide", args=[escalated.pk, "reject"]), {"reason": "erase"})
+
+    escalated.refresh_from_db()
+    pending.refresh_from_db()
+    assert escalated.status == EntryStatus.REJECTED and escalated.decided_by == officer
+    assert pending.status == EntryStatus.PENDING
+
+
+def test_officer_of_other_tenant_cannot_see_escalated_entry(client, operator_a, tenant_a, tenant_b):
+    from apps.access.roles import Role
+    from apps.access.services import grant_role
+
+    entry = entry_in(tenant_a)
+    client.force_login(operator_a)
+    client.post(reverse("quarantine:decide", args=[entry.pk, "escalate"]), {"reason": "gdpr"})
+    officer_b = UserFactory(username="officer_b")
+    grant_role(user=officer_b, role=Role.COMPLIANCE_OFFICER, target=tenant_b, actor="test")
+    client.force_login(officer_b)
+    assert row_ids(client.get(QUEUE, {"status": "escalated"})) == []
+    assert client.get(reverse("quarantine:detail", args=[entry.pk])).status_code == 404
+    url = reverse("quarantine:decide", args=[entry.pk, "reject"])
+    assert client.post(url, {"reason": "x"}).status_code == 404
