@@ -186,6 +186,14 @@ def _sql_patterns(terms: Sequence[QueryTerm]) -> list[tuple[str, bool]]:
     return patterns[:MAX_PATTERNS]
 
 
+def _cjk_bigram_patterns(terms: Sequence[QueryTerm]) -> list[tuple[str, bool]]:
+    """The bigrams of a query's CJK runs (spread), for the second, broader pass."""
+    runs = [term for term in terms if term.is_cjk]
+    per_run = max(1, MAX_PATTERNS // max(len(runs), 1))
+    grams = [gram for term in runs for gram in _spread(term.grams, per_run)]
+    return [(gram, True) for gram in dict.fromkeys(grams)][:MAX_PATTERNS]
+
+
 def lexical_similarity(terms: Sequence[QueryTerm], text: str) -> float:
     """Average over query terms of the share of each term's n-grams present in the text."""
     if not terms:
@@ -316,8 +324,14 @@ def select_candidates(
     """
     memory_types, categories = list(memory_types or []), list(categories or [])
     candidates: list[MemoryItem] = []
-    patterns = _sql_patterns(terms)
-    if patterns:
+    passes = [_sql_patterns(terms)]
+    if any(term.is_cjk and len(term.pattern) > 2 for term in terms):
+        # A long CJK query may share only a word with the memory ("北京的天气" and
+        # "住在北京朝阳区"): when its trigrams find too little, try its bigrams.
+        passes.append(_cjk_bigram_patterns(terms))
+    for patterns in passes:
+        if not patterns or len(candidates) >= min(minimum, CANDIDATE_LIMIT):
+            continue
         sql, params = _lexical_candidates_sql(
             scope=scope,
             patterns=patterns,
@@ -326,7 +340,8 @@ def select_candidates(
             categories=categories,
             with_embeddings=with_embeddings,
         )
-        candidates = list(MemoryItem.objects.raw(sql, params))
+        seen = {item.pk for item in candidates}
+        candidates += [item for item in MemoryItem.objects.raw(sql, params) if item.pk not in seen]
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
     if missing > 0:
         items = _recallable(scope, now, memory_types, categories)

@@ -71,6 +71,14 @@ def test_english_query_ranks_the_matching_memory_first(operator_a, scope_a):
     assert hits[0].similarity > hits[1].similarity
 
 
+def test_a_long_chinese_query_sharing_one_word_still_finds_the_memory(operator_a, scope_a):
+    remember(scope_a, "用户住在北京朝阳区", importance=0.2)
+    for n in range(12):  # more important, unrelated: they would fill a plain top-up
+        remember(scope_a, f"用户喜欢第{n}种咖啡", importance=0.9)
+    hits = recall(operator_a, scope_a, "北京的天气怎么样", top_k=1)
+    assert texts(hits) == ["用户住在北京朝阳区"]
+
+
 def test_lexical_similarity_is_term_coverage():
     terms = query_terms("北京的天气")
     assert lexical_similarity(terms, "用户住在北京朝阳区") == pytest.approx(0.25)
