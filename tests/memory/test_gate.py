@@ -266,3 +266,9 @@ def test_admins_write_anywhere_and_outsiders_nowhere(admin_user, outsider, tenan
     with pytest.raises(GateRejected) as excinfo:
         remember(actor=outsider, payload={**body, "content": {"text": "other"}})
     assert excinfo.value.code == "not_found"
+
+
+def test_nested_field_errors_keep_their_message(agent_a):
+    with pytest.raises(GateRejected) as excinfo:
+        remember(actor=agent_a, payload=remember_body(embedding=[0.1, "x"], embedding_model="m"))
+    assert excinfo.value.fields["embedding"] == ["1: A valid number is required."]

@@ -272,7 +272,7 @@ class ValidateStage:
             )
         request = RememberRequest(data=draft.raw)
         if not request.is_valid():
-            fields = {name: [str(m) for m in msgs] for name, msgs in _as_dict(request.errors)}
+            fields = field_messages(request.errors)
             first_field, messages = next(iter(fields.items()))
             raise GateRejected(f"{first_field}: {messages[0]}", fields=fields)
         data = request.validated_data
@@ -313,10 +313,22 @@ class ValidateStage:
         }
 
 
-def _as_dict(errors) -> list[tuple[str, list]]:
+def _messages(detail) -> list[str]:
+    """Flatten DRF error details; nested ones (list items, dict keys) are prefixed."""
+    if isinstance(detail, dict):
+        return [
+            f"{key}: {message}" for key, inner in detail.items() for message in _messages(inner)
+        ]
+    if isinstance(detail, list):
+        return [message for inner in detail for message in _messages(inner)]
+    return [str(detail)]
+
+
+def field_messages(errors) -> dict[str, list[str]]:
+    """Serializer errors as {field: [messages]} for the CONTRACT error shape."""
     if isinstance(errors, dict):
-        return [(name, msgs if isinstance(msgs, list) else [msgs]) for name, msgs in errors.items()]
-    return [("non_field_errors", list(errors))]
+        return {str(name): _messages(detail) for name, detail in errors.items()}
+    return {"non_field_errors": _messages(errors)}
 
 
 # First key of the two-int advisory locks that serialise identical writes ("MCDP").
