@@ -78,10 +78,10 @@ def entry_panel_context(request: HttpRequest, entry: QuarantineEntry | None) -> 
     }
 
 
-def _panel_entry(user, pk: int) -> QuarantineEntry:
-    return get_object_or_404(
-        selectors.entries_visible_to(user).select_related("tenant", "scope", "item", "decided_by"),
-        pk=pk,
+def _panel_entry(pk: int) -> QuarantineEntry:
+    """An entry already known to be visible, loaded with what its panel shows."""
+    return QuarantineEntry.objects.select_related("tenant", "scope", "item", "decided_by").get(
+        pk=pk
     )
 
 
@@ -92,8 +92,6 @@ class QueueView(LoginRequiredMixin, View):
         status = request.GET.get("status", EntryStatus.PENDING)
         if status not in (EntryStatus.PENDING, EntryStatus.ESCALATED):
             status = EntryStatus.PENDING
-        if status == EntryStatus.PENDING:
-            _require_reviewer(request.user)
         entries = selectors.queue_for(request.user, status)
         entry_filter = QuarantineEntryFilter(request.GET or None, queryset=entries, request=request)
         entries = entry_filter.qs if entry_filter.is_bound else entries
@@ -109,11 +107,14 @@ class QueueView(LoginRequiredMixin, View):
             entries = selectors.after_cursor(entries, **anchor)
             page, _ = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=PAGE_SIZE + 1)
             total = selectors.capped_count(filtered, COUNT_CAP + 1)
+        if not page and status == EntryStatus.PENDING:
+            _require_reviewer(request.user)  # an empty queue still 404s for non-reviewers
         has_next = len(page) > PAGE_SIZE
         page = page[:PAGE_SIZE]
         selected = None
         if page:
-            selected = _panel_entry(request.user, page[0].pk) if status == "pending" else None
+            # page[0] came from the permission-filtered queue: no second grant check needed.
+            selected = _panel_entry(page[0].pk) if status == "pending" else None
         params = request.GET.copy()
         params.pop("after", None)
         next_query = ""
