@@ -14,7 +14,7 @@ Context adjustments:
   write 'ignore previous instructions'") is damped strongly; discussion cues alone damp
   less, because an attacker can add them too.
 
-Speed: each rule lists trigger substrings (see patterns._rule); one Aho-Corasick pass finds
+Speed: each rule lists trigger substrings (see patterns.base.rule); one Aho-Corasick pass finds
 which occur, and only rules whose every trigger group is present run their regex.
 """
 
