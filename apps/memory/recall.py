@@ -2,12 +2,15 @@
 
 1. The scope is resolved through the caller's grants (unknown or not granted: ScopeNotFound,
    a 404 at the API). Recall never crosses scopes.
-2. Candidates are pre-selected in the database among the scope's active, unexpired items:
-   rows containing a query term (ILIKE on PostgreSQL, where the trigram GIN index on
-   `text` serves terms of three or more characters; LIKE for CJK terms, which have no
-   case; a scoped LIKE scan on SQLite), ordered by how many terms they contain, at most
-   CANDIDATE_LIMIT. If that finds too few, the scope's most important, most recently
-   used items top the list up, so recall still answers.
+2. Candidates are pre-selected in the database among the scope's active, unexpired items,
+   in one statement: rows containing one of at most MAX_PATTERNS query patterns (ILIKE on
+   PostgreSQL for Latin words, which the trigram GIN index on `text` serves; LIKE for
+   CJK, which has no case; CJK runs of one or two characters can't use trigrams and are
+   matched within the scope; LIKE on SQLite). The scan stops after SCAN_LIMIT matching
+   rows, which are ordered by how many patterns they contain; CANDIDATE_LIMIT are kept.
+   A long CJK query whose trigrams find too little gets a second pass on its bigrams.
+   If that still finds fewer than top_k, the scope's most important, most recently used
+   items top the list up, so recall still answers.
 3. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
    tenant's weights. Similarity is the cosine of float32 embeddings when the query and
    the item were embedded by the same model, else lexical: the average, over query terms,
@@ -157,6 +160,8 @@ def _spread(grams: Sequence[str], count: int) -> list[str]:
     """Up to `count` grams spread evenly over a run (first and last included)."""
     if len(grams) <= count:
         return list(grams)
+    if count <= 1:
+        return list(grams[:1])
     step = (len(grams) - 1) / (count - 1)
     return [grams[round(i * step)] for i in range(count)]
 

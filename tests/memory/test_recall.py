@@ -8,11 +8,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from apps.audit.models import AuditEvent
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall import (
+    MAX_PATTERNS,
     ScopeNotFound,
+    _cjk_bigram_patterns,
+    _sql_patterns,
     cosine_similarity,
     lexical_similarity,
     query_terms,
@@ -77,6 +82,13 @@ def test_a_long_chinese_query_sharing_one_word_still_finds_the_memory(operator_a
         remember(scope_a, f"用户喜欢第{n}种咖啡", importance=0.9)
     hits = recall(operator_a, scope_a, "北京的天气怎么样", top_k=1)
     assert texts(hits) == ["用户住在北京朝阳区"]
+
+
+def test_queries_of_many_runs_and_words_are_bounded_and_still_match(operator_a, scope_a):
+    remember(scope_a, "用户住在北京朝阳区")
+    query = "请问，用户，住在，哪里，北京，朝阳区，还是，海淀区？ where does the user live now"
+    assert len(_sql_patterns(query_terms(query))) <= 4
+    assert texts(recall(operator_a, scope_a, query, top_k=1)) == ["用户住在北京朝阳区"]
 
 
 def test_lexical_similarity_is_term_coverage():
@@ -281,3 +293,18 @@ def test_only_active_items_are_reinforced(scope_a, tenant_a):
         actor="test",
     )
     assert MemoryItem.objects.get(pk=archived.pk).importance == 0.2
+
+
+_MIXED = st.one_of(
+    st.text(max_size=200),
+    st.text(alphabet=list("用户住在北京朝阳区的天气咖啡 abcXYZ0，。？%_\\"), max_size=60),
+)
+
+
+@given(_MIXED, _MIXED)
+@settings(max_examples=200, deadline=None)
+def test_any_query_yields_bounded_patterns_and_a_similarity_in_0_1(query, text):
+    terms = query_terms(query)
+    assert len(_sql_patterns(terms)) <= MAX_PATTERNS
+    assert len(_cjk_bigram_patterns(terms)) <= MAX_PATTERNS
+    assert 0.0 <= lexical_similarity(terms, text) <= 1.0
