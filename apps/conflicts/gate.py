@@ -9,9 +9,19 @@ newest active value. Quarantined drafts are left alone: they are not facts yet.
 from apps.conflicts.models import DetectedBy
 from apps.conflicts.policy import is_last_write_wins
 from apps.conflicts.services import contradicting_items, open_conflict, supersede_items
+from apps.conflicts.services.detection import lock_fact
 from apps.memory.content import content_hash
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
+
+
+def supersede_older_values(item, *, actor) -> int:
+    """At persist time, under the (scope, key) lock: every other value is now the old one."""
+    lock_fact(scope_id=item.scope_id, key=item.key)
+    others = contradicting_items(
+        scope_id=item.scope_id, key=item.key, content_hash=item.content_hash, exclude_id=item.pk
+    ).values_list("pk", flat=True)
+    return supersede_items(item_ids=list(others), successor=item, actor=actor)
 
 
 class ConflictStage:
@@ -38,12 +48,7 @@ class ConflictStage:
             return
         if is_last_write_wins(tenant, key):
             draft.notes["conflict"] = "superseded"
-            draft.notes["superseded"] = len(others)
-            draft.on_persist(
-                lambda item: supersede_items(
-                    item_ids=[other.pk for other in others], successor=item, actor=draft.actor
-                )
-            )
+            draft.on_persist(lambda item: supersede_older_values(item, actor=draft.actor))
             return
         draft.status = MemoryStatus.PENDING_REVIEW
         draft.notes["conflict"] = "opened"

@@ -1,5 +1,7 @@
 """Factories and helpers for conflict tests: writes through the real gate stage."""
 
+import time
+
 import factory
 from django.db import transaction
 
@@ -24,7 +26,9 @@ def fact(scope, key: str, content: dict, **extra):
     )
 
 
-def write_through_conflict_stage(*, scope, key: str, content: dict, actor="agent-test"):
+def write_through_conflict_stage(
+    *, scope, key: str, content: dict, actor="agent-test", pause_before_callbacks: float = 0.0
+):
     """Persist a write the way the remember service does: stage, create_item, callbacks.
 
     Used until/unless apps.memory.services.remember runs the full gate; it exercises the
@@ -42,6 +46,7 @@ def write_through_conflict_stage(*, scope, key: str, content: dict, actor="agent
     ConflictStage().inspect(draft)
     with transaction.atomic():
         item = create_item(values={**draft.values, "status": draft.status}, actor=actor)
+        time.sleep(pause_before_callbacks)  # lets concurrency tests widen the race window
         for callback in draft.callbacks:
             callback(item)
     return item

@@ -150,3 +150,36 @@ def test_concurrent_resolutions_one_wins_the_other_is_told(postgres_only, tenant
     expected = MemoryStatus.ACTIVE if winner == operator_a else MemoryStatus.REJECTED
     assert new.status == expected
     assert new.versions.filter(change="conflict.resolved").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_lww_writes_leave_exactly_one_active_value(postgres_only, tenant_a):
+    from tests.conflicts.factories import fact, write_through_conflict_stage
+
+    scope = ScopeFactory(tenant=tenant_a)
+    fact(scope, "address.city", {"city": "Shanghai"})
+    barrier = threading.Barrier(2)
+
+    def write(city):
+        try:
+            barrier.wait()
+            # A pause between insert and supersession widens the race window. Writes are
+            # serialised today by the audit chain's lock as well as by the (scope, key)
+            # lock of the conflict stage; this pins the outcome whichever remains.
+            write_through_conflict_stage(
+                scope=scope,
+                key="address.city",
+                content={"city": city},
+                pause_before_callbacks=0.2,
+            )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=write, args=(city,)) for city in ("Beijing", "Hangzhou")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    active = MemoryItem.objects.filter(scope=scope, key="address.city", status="active")
+    assert active.count() == 1
+    assert MemoryItem.objects.filter(scope=scope, status="superseded").count() == 2

@@ -9,7 +9,7 @@ newest wins.
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count
 
 from apps.audit.models import Action
@@ -20,6 +20,8 @@ from apps.memory.models import MemoryItem, MemoryStatus, Tenant
 from apps.memory.services import update_item
 
 BULK_SCAN_ACTOR = "conflict-scan"
+# Namespace of the (scope, key) advisory locks; arbitrary, distinct from the audit lock.
+_FACT_LOCK_SPACE = 0x4D43_4346  # "MCCF"
 
 
 def contradicting_items(*, scope_id: int, key: str, content_hash: str, exclude_id=None):
@@ -30,6 +32,21 @@ def contradicting_items(*, scope_id: int, key: str, content_hash: str, exclude_i
     if exclude_id is not None:
         queryset = queryset.exclude(pk=exclude_id)
     return queryset.order_by("-created_at", "-pk")
+
+
+def lock_fact(*, scope_id: int, key: str) -> None:
+    """Serialise writers of one (scope, key) until the transaction ends (PostgreSQL).
+
+    Two agents writing the same last-write-wins key at once must not both stay active:
+    the later one, once it holds the lock, sees the earlier one and supersedes it too.
+    SQLite serialises all writes already.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                [_FACT_LOCK_SPACE, f"{scope_id}:{key}"],
+            )
 
 
 def supersede_items(*, item_ids: list, successor: MemoryItem, actor: Any) -> int:
@@ -101,8 +118,12 @@ def apply_conflict_policy(*, item_id: Any, actor: Any) -> str:
     for review) or "none".
     """
     with transaction.atomic():
+        item = MemoryItem.objects.select_related("tenant").get(pk=item_id)
+        if not item.key:
+            return "none"
+        lock_fact(scope_id=item.scope_id, key=item.key)
         item = MemoryItem.objects.select_for_update().select_related("tenant").get(pk=item_id)
-        if not item.key or item.status != MemoryStatus.ACTIVE:
+        if item.status != MemoryStatus.ACTIVE:
             return "none"
         others = list(
             contradicting_items(
