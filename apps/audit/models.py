@@ -70,7 +70,11 @@ class Action(models.TextChoices):
 
 
 class AuditEventQuerySet(models.QuerySet):
-    """Bulk writes are refused: the log is append-only."""
+    """Bulk writes are refused: the log is append-only, and every event is chained by
+    apps.audit.services.record (a bulk insert would skip the chain)."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        raise AppendOnlyError("Audit events are appended one at a time by audit.record().")
 
     def update(self, **kwargs):
         raise AppendOnlyError("Audit events cannot be updated.")
@@ -81,6 +85,7 @@ class AuditEventQuerySet(models.QuerySet):
     def bulk_update(self, objs, fields, batch_size=None):
         raise AppendOnlyError("Audit events cannot be updated.")
 
+    bulk_create.queryset_only = True
     update.queryset_only = True
     delete.queryset_only = True
 

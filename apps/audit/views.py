@@ -13,7 +13,7 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from apps.audit.filters import AuditEventFilter
-from apps.audit.models import Action, AuditEvent
+from apps.audit.models import Action, ActorKind, AuditEvent
 from apps.audit.selectors import events_visible_to, latest_verification
 from apps.audit.services import record
 
@@ -135,8 +135,13 @@ class AuditListView(LoginRequiredMixin, TemplateView):
                 before=_int_param(request, "before"),
                 after=_int_param(request, "after"),
             )
-        for event in page.events:
+        kinds = dict(ActorKind.choices)
+        for event in page.events:  # plain strings: template date filters cost more than the query
             event.metadata_json = json.dumps(event.metadata, sort_keys=True, ensure_ascii=False)
+            event.occurred_iso = event.occurred_at.isoformat()
+            event.occurred_text = event.occurred_at.strftime("%Y-%m-%d %H:%M:%S")
+            event.actor_kind_label = kinds.get(event.actor_kind, event.actor_kind)
+            event.hash_prefix = event.hash[:12]
         context.update(
             filter=filterset,
             filter_fields=filter_fields(filterset),

@@ -34,6 +34,8 @@ def test_queryset_update_and_delete_are_refused(event):
         AuditEvent.objects.all().delete()
     with pytest.raises(AppendOnlyError):
         AuditEvent.objects.bulk_update([event], ["action"])
+    with pytest.raises(AppendOnlyError):
+        AuditEvent.objects.bulk_create([AuditEvent(sequence=99, occurred_at=event.occurred_at)])
     assert AuditEvent.objects.get(pk=event.pk).action == Action.JOB_RUN
 
 
