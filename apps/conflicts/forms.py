@@ -2,7 +2,7 @@
 
 from django import forms
 
-from apps.conflicts.models import Resolution
+from apps.conflicts.models import ConflictStatus, Resolution
 from apps.conflicts.services import InvalidContent, parse_merged_content
 
 KEEP_NEWEST = "keep_newest"
@@ -16,6 +16,7 @@ class QueueFilterForm(forms.Form):
     tenant = forms.SlugField(required=False)
     scope = forms.CharField(required=False, max_length=220, label="Scope key")
     key = forms.CharField(required=False, max_length=200, label="Key pattern")
+    status = forms.ChoiceField(required=False, choices=ConflictStatus.choices, label="Status")
     older_than = forms.TypedChoiceField(
         required=False,
         coerce=int,
@@ -38,6 +39,7 @@ class QueueFilterForm(forms.Form):
             "scope_key": data["scope"].strip(),
             "key_pattern": data["key"].strip(),
             "older_than_days": data["older_than"],
+            "status": data["status"] or ConflictStatus.OPEN,
         }
 
 

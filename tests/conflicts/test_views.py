@@ -283,3 +283,11 @@ def test_pages_load_the_console_script_and_no_inline_script(client, operator_a, 
         text = client.get(url).text
         assert "js/conflicts.js" in text
         assert "<script>" not in text and " style=" not in text and " onclick=" not in text
+
+
+def test_resolved_conflicts_can_be_listed_to_find_one_to_undo(client, operator_a, conflict_a):
+    resolve_conflict(conflict_id=conflict_a.pk, resolution="keep_old", actor=operator_a, reason="x")
+    client.force_login(operator_a)
+    assert f"conflict-{conflict_a.pk}" not in client.get(reverse("conflicts:list")).text
+    resolved = client.get(reverse("conflicts:list"), {"status": "resolved"}).text
+    assert f'id="conflict-{conflict_a.pk}"' in resolved and "View / undo" in resolved

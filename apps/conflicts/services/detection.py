@@ -6,6 +6,7 @@ stands and each newer, different value waits in a conflict against it; LWW keys:
 newest wins.
 """
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,6 +207,7 @@ def detect_conflicts(
     Idempotent: afterwards each (scope, key) holds one value among active items, so a
     second run finds nothing. Each group is settled in its own transaction.
     """
+    started = time.monotonic()
     report = DetectionReport()
     groups = list(contradiction_groups(tenant=tenant, scope_ids=scope_ids))
     tenants = {t.pk: t for t in Tenant.objects.filter(pk__in={g["tenant_id"] for g in groups})}
@@ -226,6 +228,10 @@ def detect_conflicts(
             target_type="job",
             target_id="detect_conflicts",
             tenant=tenant,
-            data={"job": "detect_conflicts", **report.as_dict()},
+            data={
+                "job": "detect_conflicts",
+                **report.as_dict(),
+                "duration_ms": round((time.monotonic() - started) * 1000),
+            },
         )
     return report
