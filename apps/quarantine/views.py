@@ -51,9 +51,8 @@ def is_partial(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
 
 
-def _require_reviewer(user) -> None:
-    if not tenants_visible_to(user, "review_memories").exists():
-        raise Http404
+def _is_reviewer(user) -> bool:
+    return tenants_visible_to(user, "review_memories").exists()
 
 
 def entry_panel_context(request: HttpRequest, entry: QuarantineEntry | None) -> dict:
@@ -107,8 +106,13 @@ class QueueView(LoginRequiredMixin, View):
             entries = selectors.after_cursor(entries, **anchor)
             page, _ = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=PAGE_SIZE + 1)
             total = selectors.capped_count(filtered, COUNT_CAP + 1)
-        if not page and status == EntryStatus.PENDING:
-            _require_reviewer(request.user)  # an empty queue still 404s for non-reviewers
+        if not page and not _is_reviewer(request.user):
+            # An empty queue still 404s for people with no part in it; compliance
+            # officers land on the entries escalated to them.
+            if not tenants_visible_to(request.user, "manage_privacy").exists():
+                raise Http404
+            if status == EntryStatus.PENDING:
+                return redirect(f"{reverse('quarantine:queue')}?status=escalated")
         has_next = len(page) > PAGE_SIZE
         page = page[:PAGE_SIZE]
         selected = None

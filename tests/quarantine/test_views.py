@@ -372,3 +372,16 @@ def test_officer_of_other_tenant_cannot_see_escalated_entry(client, operator_a, 
     assert client.get(reverse("quarantine:detail", args=[entry.pk])).status_code == 404
     url = reverse("quarantine:decide", args=[entry.pk, "reject"])
     assert client.post(url, {"reason": "x"}).status_code == 404
+
+
+def test_officer_without_review_grant_lands_on_escalated_tab(client, officer):
+    client.force_login(officer)
+    response = client.get(QUEUE)
+    assert response.status_code == 302
+    assert response.url.endswith("?status=escalated")
+    assert client.get(response.url).status_code == 200
+
+
+def test_outsider_gets_404_on_escalated_tab_too(client, outsider):
+    client.force_login(outsider)
+    assert client.get(QUEUE, {"status": "escalated"}).status_code == 404
