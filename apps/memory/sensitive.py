@@ -30,6 +30,7 @@ class Kind:
     SLACK_TOKEN = "slack_token"  # noqa: S105 (a kind name)
     PRIVATE_KEY = "private_key"
     PASSWORD = "password"  # noqa: S105 (a kind name)
+    SECRET = "secret"  # noqa: S105 (a kind name)
 
 
 @dataclass(frozen=True, order=True)
@@ -234,6 +235,30 @@ def find_passwords(text: str) -> Iterator[Finding]:
             while end - start > 1 and text[end - 1] in _TRAILING_PUNCTUATION:
                 end -= 1
             yield Finding(start, end, Kind.PASSWORD)
+
+
+# JSON fields whose *name* says the value is a credential: {"password": "hunter2"}.
+_SECRET_FIELDS = (
+    (
+        Kind.PASSWORD,
+        re.compile(r"(?i)^(?:.*[_\-. ])?(?:password|passwd|passcode|pwd|pin)$|密码|口令"),
+    ),
+    (
+        Kind.SECRET,
+        re.compile(
+            r"(?i)^(?:.*[_\-. ])?(?:secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key"
+            r"|client[_\-]?secret|credentials?)$|密钥|令牌"
+        ),
+    ),
+)
+
+
+def secret_field_kind(name: str) -> str | None:
+    """The kind of credential a JSON field holds, judged by its name, or None."""
+    for kind, pattern in _SECRET_FIELDS:
+        if pattern.search(name):
+            return kind
+    return None
 
 
 # Order is priority when spans overlap: a PEM block or an ID number beats the digits inside.

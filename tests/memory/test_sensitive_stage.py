@@ -91,3 +91,26 @@ def test_clean_content_passes_untouched():
     assert draft.values["content"] == content
     assert "sensitive" not in draft.values and "sensitive_kinds" not in draft.notes
     assert render_text(content) == content["text"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "kind"),
+    [("password", "password"), ("db_password", "password"), ("wifi密码", "password"),
+     ("api_key", "secret"), ("github-token", "secret"), ("client_secret", "secret")],
+)  # fmt: skip
+def test_a_value_is_a_secret_when_its_field_name_says_so(field, kind):
+    draft = draft_for(SensitivePolicy.REDACT, {"service": "wifi", field: "hunter2"})
+    SensitiveDataStage().inspect(draft)
+    assert draft.values["content"] == {"service": "wifi", field: f"[REDACTED:{kind}]"}
+    assert "hunter2" not in draft.values["text"]
+    assert draft.notes["sensitive_kinds"] == [kind]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("field", ["passport_country", "tokens_used", "keyboard", "shipping"])
+def test_ordinary_field_names_are_not_secrets(field):
+    content = {field: "DE"}
+    draft = draft_for(SensitivePolicy.REDACT, content)
+    SensitiveDataStage().inspect(draft)
+    assert draft.values["content"] == content

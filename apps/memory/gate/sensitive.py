@@ -18,7 +18,7 @@ from apps.memory import crypto
 from apps.memory.content import content_hash, normalise_for_hash, render_text
 from apps.memory.gate import Draft, GateRejected
 from apps.memory.models import SensitivePolicy
-from apps.memory.sensitive import find_sensitive, redact
+from apps.memory.sensitive import find_sensitive, redact, secret_field_kind
 
 
 def redact_json(value: Any, kinds: set[str]) -> Any:
@@ -30,7 +30,16 @@ def redact_json(value: Any, kinds: set[str]) -> Any:
         kinds.update(finding.kind for finding in findings)
         return redact(value, findings)
     if isinstance(value, dict):
-        return {key: redact_json(inner, kinds) for key, inner in value.items()}
+        redacted = {}
+        for key, inner in value.items():
+            field_kind = secret_field_kind(str(key))
+            if field_kind and isinstance(inner, str | int) and str(inner).strip():
+                # {"password": "hunter2"}: the field name says what the value is.
+                kinds.add(field_kind)
+                redacted[key] = f"[REDACTED:{field_kind}]"
+            else:
+                redacted[key] = redact_json(inner, kinds)
+        return redacted
     if isinstance(value, list):
         return [redact_json(inner, kinds) for inner in value]
     return value
