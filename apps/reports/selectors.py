@@ -73,13 +73,20 @@ def _group_counts(queryset: QuerySet[MemoryItem]) -> dict[int, dict[str, int]]:
     return counts
 
 
-def installation_summary() -> tuple[dict[int, dict[str, int]], datetime]:
-    """Counts per tenant and status for every tenant, refreshed every SUMMARY_TTL_SECONDS."""
-    summary = cache.get(SUMMARY_CACHE_KEY)
-    if summary is None:
-        summary = (_group_counts(MemoryItem.objects.all()), timezone.now())
-        cache.set(SUMMARY_CACHE_KEY, summary, SUMMARY_TTL_SECONDS)
+def refresh_installation_summary() -> tuple[dict[int, dict[str, int]], datetime]:
+    """Recount every tenant's memories per status (one GROUP BY) and cache the result."""
+    summary = (_group_counts(MemoryItem.objects.all()), timezone.now())
+    cache.set(SUMMARY_CACHE_KEY, summary, SUMMARY_TTL_SECONDS)
     return summary
+
+
+def installation_summary() -> tuple[dict[int, dict[str, int]], datetime]:
+    """Counts per tenant and status for every tenant, refreshed every SUMMARY_TTL_SECONDS.
+
+    The first page view after expiry pays for the recount unless a periodic
+    `refresh_dashboard_summary_task` keeps the cache warm.
+    """
+    return cache.get(SUMMARY_CACHE_KEY) or refresh_installation_summary()
 
 
 def _whole_tenant_ids(user) -> set[int]:

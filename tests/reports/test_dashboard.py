@@ -118,3 +118,16 @@ def test_dashboard_query_count_does_not_grow_with_tenants_or_rows(
     MemoryItemFactory.create_batch(30, scope=ScopeFactory(tenant=tenant_a))
     with django_assert_max_num_queries(len(baseline.captured_queries)):
         client.get(reverse("dashboard"))
+
+
+def test_refresh_task_warms_the_summary_the_dashboard_serves(
+    client, admin_user, populated, monkeypatch
+):
+    from apps.reports.tasks import refresh_dashboard_summary_task
+
+    monkeypatch.setattr(selectors, "LARGE_TABLE_ROWS", -1)
+    assert refresh_dashboard_summary_task() == 2
+    MemoryItemFactory(scope=populated[0])
+    assert refresh_dashboard_summary_task() == 2
+    client.force_login(admin_user)
+    assert _rows(client.get(reverse("dashboard")))["tenant-a"]["total"] == 6
