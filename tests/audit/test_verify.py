@@ -147,6 +147,16 @@ def test_exported_checkpoint_catches_a_rewrite_that_recomputed_the_chain(chain, 
     assert "checkpoint" in message
 
 
+def test_exported_checkpoint_catches_events_cut_from_the_end(chain, tmp_path):
+    exported = tmp_path / "checkpoint.json"
+    call_command("audit_checkpoint", "--export", str(exported), stdout=None)
+    signed_sequence = AuditCheckpoint.objects.get().sequence
+    tamper(("DELETE FROM audit_auditevent WHERE sequence >= %s", [EVENTS]))
+    AuditCheckpoint.objects.all().delete()
+    assert "audit chain OK" in verify("--full")  # a shorter chain is still self-consistent
+    assert f"BROKEN at sequence {signed_sequence}" in broken_at("--from-checkpoint", str(exported))
+
+
 def test_stored_checkpoint_catches_a_recomputed_chain_on_the_default_run(chain):
     checkpoint = create_checkpoint(actor="test")
     tamper(("UPDATE audit_auditevent SET action = 'auth.login' WHERE sequence = 1", []))
