@@ -74,6 +74,12 @@ def _describe_actor(actor: Any) -> tuple[str, int | None, str]:
     return kind, actor.pk, actor.get_username()
 
 
+def _as_id(value: Any) -> int | None:
+    """A model instance or id as the integer the column stores (and the hash must see)."""
+    value = getattr(value, "pk", value)
+    return None if value is None else int(value)
+
+
 def _lock_chain_head() -> tuple[int, str]:
     """Serialise appenders, then read the head they will extend: (sequence, hash).
 
@@ -128,8 +134,8 @@ def record(
             action=action.value,
             target_type=target_type[:64],
             target_id=str(target_id)[:64],
-            tenant_id=getattr(tenant, "pk", tenant),
-            scope_id=getattr(scope, "pk", scope),
+            tenant_id=_as_id(tenant),
+            scope_id=_as_id(scope),
             ip=normalise_ip(request_context.ip),
             request_id=request_context.request_id,
             metadata=json.loads(metadata_text),
