@@ -34,7 +34,7 @@ MEMORY_CONSOLE_HMAC_KEY = env_str("MEMORY_CONSOLE_HMAC_KEY") or (
 )
 # Signs exported audit checkpoints; deliberately separate from anything in the database.
 MEMORY_CONSOLE_AUDIT_SIGNING_KEY = env_str("MEMORY_CONSOLE_AUDIT_SIGNING_KEY") or (
-    _dev_fernet_key("audit-signing") if DEBUG else MEMORY_CONSOLE_HMAC_KEY
+    _dev_fernet_key("audit-signing") if DEBUG else ""
 )
 
 if not DEBUG:
@@ -46,8 +46,20 @@ if not DEBUG:
         )
     if not MEMORY_CONSOLE_HMAC_KEY or len(MEMORY_CONSOLE_HMAC_KEY) < 32:
         raise ImproperlyConfigured("Set MEMORY_CONSOLE_HMAC_KEY to a random value of 32+ chars.")
+    if len(MEMORY_CONSOLE_AUDIT_SIGNING_KEY) < 32 or MEMORY_CONSOLE_AUDIT_SIGNING_KEY in {
+        MEMORY_CONSOLE_HMAC_KEY,
+        *MEMORY_CONSOLE_ENCRYPTION_KEYS,
+    }:
+        raise ImproperlyConfigured(
+            "Set MEMORY_CONSOLE_AUDIT_SIGNING_KEY to its own random value of 32+ chars; keep a "
+            "copy outside the database, since it proves exported audit checkpoints."
+        )
     _dev_keys = {_dev_fernet_key(label) for label in ("encryption", "hmac", "audit-signing")}
-    if _dev_keys & {*MEMORY_CONSOLE_ENCRYPTION_KEYS, MEMORY_CONSOLE_HMAC_KEY}:
+    if _dev_keys & {
+        *MEMORY_CONSOLE_ENCRYPTION_KEYS,
+        MEMORY_CONSOLE_HMAC_KEY,
+        MEMORY_CONSOLE_AUDIT_SIGNING_KEY,
+    }:
         raise ImproperlyConfigured("Development keys cannot be used with DEBUG off.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
@@ -259,17 +271,29 @@ MEMORY_CONSOLE_GATE_STAGES = [
     "apps.memory.gate.stages.DedupeStage",
     "apps.conflicts.gate.ConflictStage",
 ]
+# Run on an item released from quarantine: the stages its held write skipped.
+MEMORY_CONSOLE_AFTER_RELEASE_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
 # Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.
 MEMORY_CONSOLE_INJECTION_DETECTORS = [
     "apps.quarantine.detectors.rules.RuleDetector",
 ]
 MEMORY_CONSOLE_QUARANTINE_THRESHOLD = 0.5
 MEMORY_CONSOLE_CORROBORATION_WRITES = env_int("MEMORY_CONSOLE_CORROBORATION_WRITES", 3)
+# Behavioural poisoning signals (apps/quarantine/behaviour.py). They raise the score of a
+# writer's writes; set so a busy support agent serving many users stays below them.
+MEMORY_CONSOLE_BEHAVIOUR_WINDOW_MINUTES = 10
+MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCOPES = env_int("MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCOPES", 200)
+MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCORE = 0.35
+MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = env_int("MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES", 1200)
+MEMORY_CONSOLE_BEHAVIOUR_BURST_SCORE = 0.35
+MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
+MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
 # Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.
-MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {}
-MEMORY_CONSOLE_NAV_COUNTS["conflicts:list"] = "apps.conflicts.selectors.open_count_for"
-MEMORY_CONSOLE_NAV_COUNTS["quarantine:queue"] = "apps.quarantine.selectors.pending_count_for"
-MEMORY_CONSOLE_NAV_COUNTS["audit:list"] = "apps.audit.selectors.broken_chain_alert_for"
+MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {
+    "conflicts:list": "apps.conflicts.selectors.open_count_for",
+    "quarantine:queue": "apps.quarantine.selectors.pending_count_for",
+    "audit:list": "apps.audit.selectors.broken_chain_alert_for",
+}
 
 LOGGING = {
     "version": 1,

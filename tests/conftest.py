@@ -74,3 +74,70 @@ def django_db_setup(django_db_setup, django_db_blocker):
 def postgres_only():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def celery_runs_tasks_in_process():
+    """Tasks run eagerly in tests even when CI sets a broker; `real_celery_worker` opts out."""
+    from memory_console.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+
+
+@pytest.fixture
+def real_celery_worker(postgres_only, transactional_db, settings):
+    """A real worker process on the configured broker, reading the committed test database."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from memory_console.celery import app
+
+    broker = os.environ.get("CELERY_BROKER_URL")
+    if not broker:
+        pytest.skip("needs CELERY_BROKER_URL (CI sets a Redis broker)")
+    db = connection.settings_dict
+    database_url = (
+        f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:"
+        f"{db['PORT'] or 5432}/{db['NAME']}"
+    )
+    queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "memory_console",
+            "worker",
+            "-P",
+            "solo",
+            "-c",
+            "1",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-Q",
+            queue,
+            "-l",
+            "warning",
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "DATABASE_URL": database_url, "DEBUG": "true"},
+    )
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    try:
+        yield app
+    finally:
+        app.conf.task_always_eager = True
+        app.conf.task_default_queue = "celery"
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()

@@ -14,6 +14,7 @@ PRODUCTION_ENV = {
     "SECRET_KEY": "x" * 20 + "-production-secret-key-for-the-deploy-check-0123456789",
     "MEMORY_CONSOLE_ENCRYPTION_KEYS": "Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmE=",
     "MEMORY_CONSOLE_HMAC_KEY": "an-hmac-key-that-is-long-enough-for-production-use",
+    "MEMORY_CONSOLE_AUDIT_SIGNING_KEY": "a-separate-checkpoint-signing-key-kept-off-the-database",
     "ALLOWED_HOSTS": "console.example.org",
 }
 
@@ -51,7 +52,13 @@ def test_check_deploy_is_clean_with_production_settings():
 
 
 @pytest.mark.parametrize(
-    "missing", ["SECRET_KEY", "MEMORY_CONSOLE_ENCRYPTION_KEYS", "MEMORY_CONSOLE_HMAC_KEY"]
+    "missing",
+    [
+        "SECRET_KEY",
+        "MEMORY_CONSOLE_ENCRYPTION_KEYS",
+        "MEMORY_CONSOLE_HMAC_KEY",
+        "MEMORY_CONSOLE_AUDIT_SIGNING_KEY",
+    ],
 )
 def test_production_refuses_to_start_without_each_key(missing):
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != missing}

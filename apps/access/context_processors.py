@@ -1,10 +1,11 @@
-"""Navigation for templates/base.html: linked sections and their pending counts."""
+"""Navigation for templates/base.html: the sections a user can use, with pending counts."""
 
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.module_loading import import_string
 
 from apps.access.navigation import SECTIONS
+from apps.access.selectors import held_permissions
 
 
 def navigation(request) -> dict:
@@ -12,8 +13,11 @@ def navigation(request) -> dict:
     if user is None or not user.is_authenticated:
         return {"nav_sections": []}
     counters = getattr(settings, "MEMORY_CONSOLE_NAV_COUNTS", {})
+    held = held_permissions(user)
     sections = []
-    for label, url_name in SECTIONS:
+    for label, url_name, needs in SECTIONS:
+        if needs is not None and held is not None and not needs & held:
+            continue  # nothing there this user may see
         try:
             url = reverse(url_name)
         except NoReverseMatch:

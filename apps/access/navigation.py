@@ -1,17 +1,19 @@
-"""The console's sections, in navigation order. A section is linked once its URL exists.
+"""The console's sections, in navigation order.
 
-Apps publish a pending count for their section through settings
-MEMORY_CONSOLE_NAV_COUNTS: {url name: dotted path of a callable(user) -> int | None}.
+A section is linked once its URL exists and only to users who hold, somewhere, one of
+the permissions it needs (None: every signed-in user). Apps publish a pending count
+for their section through settings MEMORY_CONSOLE_NAV_COUNTS:
+{url name: dotted path of a callable(user) -> int | None}.
 """
 
-SECTIONS = [
-    ("Dashboard", "dashboard"),
-    ("Memories", "memory:list"),
-    ("Quarantine", "quarantine:queue"),
-    ("Conflicts", "conflicts:list"),
-    ("Erasure requests", "privacy:requests"),
-    ("Denylist", "privacy:denylist"),
-    ("Snapshots", "snapshots:list"),
-    ("Reports", "reports:list"),
-    ("Audit log", "audit:list"),
+SECTIONS: list[tuple[str, str, frozenset[str] | None]] = [
+    ("Dashboard", "dashboard", None),
+    ("Memories", "memory:list", frozenset({"view_memories"})),
+    ("Quarantine", "quarantine:queue", frozenset({"review_memories", "manage_privacy"})),
+    ("Conflicts", "conflicts:list", frozenset({"review_memories"})),
+    ("Erasure requests", "privacy:requests", frozenset({"manage_privacy"})),
+    ("Denylist", "privacy:denylist", frozenset({"manage_privacy"})),
+    ("Snapshots", "snapshots:list", frozenset({"export_snapshots"})),
+    ("Reports", "reports:list", frozenset({"view_reports"})),
+    ("Audit log", "audit:list", frozenset({"view_audit"})),
 ]

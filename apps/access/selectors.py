@@ -30,9 +30,14 @@ def has_global_access(user) -> bool:
     return cached
 
 
-def _granted(model, user, perm: str) -> QuerySet:
+def _grants_of(model, user) -> QuerySet:
+    """Rows of one permission table that reach the user, directly or through a group."""
     lookup = {"user": user} if "User" in model.__name__ else {"group__user": user}
-    return model.objects.filter(permission__codename=perm, **lookup).values("content_object_id")
+    return model.objects.filter(**lookup)
+
+
+def _granted(model, user, perm: str) -> QuerySet:
+    return _grants_of(model, user).filter(permission__codename=perm).values("content_object_id")
 
 
 def granted_tenant_ids(user, perm: str) -> Q:
@@ -67,3 +72,23 @@ def filter_by_grant(
         for model in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
             condition |= Q(**{f"{scope_field}__in": _granted(model, user, perm)})
     return queryset.filter(condition)
+
+
+def held_permissions(user) -> frozenset[str] | None:
+    """Codenames the user holds on at least one tenant or scope (one query); None = all."""
+    if has_global_access(user):
+        return None
+    cached = getattr(user, "_mc_held_permissions", None)
+    if cached is None:
+        querysets = [
+            _grants_of(model, user).values_list("permission__codename", flat=True).order_by()
+            for model in (
+                TenantUserObjectPermission,
+                TenantGroupObjectPermission,
+                ScopeUserObjectPermission,
+                ScopeGroupObjectPermission,
+            )
+        ]
+        cached = frozenset(querysets[0].union(*querysets[1:]))
+        user._mc_held_permissions = cached
+    return cached

@@ -17,7 +17,9 @@ def render_text(content: dict[str, Any]) -> str:
         if isinstance(value, str) and len(content) == 1:
             return value
     lines = []
-    for key, value in content.items():
+    # Sorted: PostgreSQL's jsonb does not keep key order, and the hash must not change
+    # when an item is read back and re-rendered.
+    for key, value in sorted(content.items()):
         rendered = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         lines.append(f"{key}: {rendered}")
     return "\n".join(lines)

@@ -175,8 +175,7 @@ def synthetic_templates() -> list[SyntheticTemplate]:
             templates.append(
                 SyntheticTemplate(memory_type, category, "", {"text": zh.format(zh_word)})
             )
-    # Keys ordered as PostgreSQL's jsonb stores them (shorter first), so the rendering
-    # of a row read back equals the rendering it was written with.
+    # render_text sorts keys, so the token goes into the key rendered last ("value").
     for key in _FACT_KEYS:
         for value in _FACT_VALUES:
             templates.append(
@@ -185,7 +184,7 @@ def synthetic_templates() -> list[SyntheticTemplate]:
                     1,
                     key,
                     {"value": value, "context": f"{key} stated by the user"},
-                    "context",
+                    "value",
                 )
             )
     return templates

@@ -146,8 +146,13 @@ class MemoryItem(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # Denormalised from scope so every hot query and index can lead with the tenant.
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memories")
-    scope = models.ForeignKey(Scope, on_delete=models.CASCADE, related_name="memories")
+    # No single-column FK indexes: the composite indexes below lead with tenant / scope.
+    tenant = models.ForeignKey(
+        Tenant, on_delete=models.CASCADE, related_name="memories", db_index=False
+    )
+    scope = models.ForeignKey(
+        Scope, on_delete=models.CASCADE, related_name="memories", db_index=False
+    )
     memory_type = models.CharField(max_length=16, choices=MemoryType.choices)
     category = models.PositiveSmallIntegerField(default=0)
     key = models.CharField(max_length=200, blank=True, default="")
@@ -204,6 +209,15 @@ class MemoryItem(models.Model):
             models.Index(fields=["scope", "key", "status"], name="mem_scope_key_status"),
             models.Index(fields=["tenant", "status", "-created_at"], name="mem_tenant_status_new"),
             models.Index(fields=["source", "created_at"], name="mem_source_created"),
+            # Newest-first pages of the memory browser and the API list (keyset on both).
+            models.Index(fields=["-created_at", "-id"], name="mem_newest"),
+            models.Index(fields=["tenant", "-created_at", "-id"], name="mem_tenant_newest"),
+            # Recall's top-up of a scope's most valuable active items.
+            models.Index(
+                fields=["scope", "-importance", "-last_access_at"],
+                name="mem_scope_active_rank",
+                condition=Q(status="active"),
+            ),
         ]
         constraints = [
             models.CheckConstraint(

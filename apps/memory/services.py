@@ -16,7 +16,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory.content import content_hash, render_text
-from apps.memory.gate import Draft, configured_stages
+from apps.memory.gate import Draft, GateRejected, configured_stages
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.scoring import compute_archive_due_at, default_half_life, penalise, reinforce
 
@@ -173,6 +173,22 @@ def remember(*, actor: Any, payload: dict, api_key_prefix: str = "") -> Remember
     inside the same transaction, so a queue entry never exists without its item.
     """
     draft = Draft(raw=payload, actor=actor, api_key_prefix=api_key_prefix)
+    try:
+        return _run_gate(draft, actor=actor, api_key_prefix=api_key_prefix)
+    except GateRejected as refusal:
+        if refusal.code == "sensitive_data" and draft.tenant is not None:
+            # Recorded after the write's transaction rolled back, so the refusal survives it.
+            record(
+                actor=actor,
+                action=Action.MEMORY_REJECTED_SENSITIVE,
+                target_type="memory.memoryitem",
+                tenant=draft.tenant,
+                data={"kinds": draft.notes.get("sensitive_kinds", []), "api_key": api_key_prefix},
+            )
+        raise
+
+
+def _run_gate(draft: Draft, *, actor: Any, api_key_prefix: str) -> RememberResult:
     with transaction.atomic():
         for stage in configured_stages():
             stage.inspect(draft)

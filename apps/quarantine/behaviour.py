@@ -23,13 +23,13 @@ from apps.quarantine.detectors import Finding
 DETECTOR_NAME = "behaviour"
 
 
-def _setting(name: str, default: int | float) -> int | float:
-    return getattr(settings, f"MEMORY_CONSOLE_BEHAVIOUR_{name}", default)
+def _setting(name: str) -> int | float:
+    return getattr(settings, f"MEMORY_CONSOLE_BEHAVIOUR_{name}")
 
 
 def window() -> timedelta:
     """How far back the fan-out and burst signals look."""
-    return timedelta(minutes=_setting("WINDOW_MINUTES", 10))
+    return timedelta(minutes=_setting("WINDOW_MINUTES"))
 
 
 def _writer_filter(*, source: str, api_key_prefix: str) -> Q | None:
@@ -46,7 +46,7 @@ def fanout_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None
     writer = _writer_filter(source=source, api_key_prefix=api_key_prefix)
     if writer is None:
         return None
-    limit = int(_setting("FANOUT_SCOPES", 20))
+    limit = int(_setting("FANOUT_SCOPES"))
     since = (now or timezone.now()) - window()
     recent = MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
     # Capped: look at no more than limit+1 distinct scopes, never count the whole history.
@@ -57,7 +57,7 @@ def fanout_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None
         detector=DETECTOR_NAME,
         category="fanout",
         reason=f"Writer touched more than {limit} scopes within {window()}",
-        score=float(_setting("FANOUT_SCORE", 0.35)),
+        score=float(_setting("FANOUT_SCORE")),
     )
 
 
@@ -66,7 +66,7 @@ def burst_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None)
     writer = _writer_filter(source=source, api_key_prefix=api_key_prefix)
     if writer is None:
         return None
-    limit = int(_setting("BURST_WRITES", 200))
+    limit = int(_setting("BURST_WRITES"))
     since = (now or timezone.now()) - window()
     recent = MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
     if recent.order_by().values("pk")[: limit + 1].count() <= limit:
@@ -75,7 +75,7 @@ def burst_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None)
         detector=DETECTOR_NAME,
         category="burst",
         reason=f"Writer made more than {limit} writes within {window()}",
-        score=float(_setting("BURST_SCORE", 0.35)),
+        score=float(_setting("BURST_SCORE")),
     )
 
 
@@ -83,7 +83,7 @@ def contradiction_finding(*, scope_id: int, key: str, content_hash: str) -> Find
     """The write contradicts an active, frequently recalled item of its scope with this key."""
     if not key:
         return None
-    trusted = int(_setting("TRUSTED_ACCESS_COUNT", 5))
+    trusted = int(_setting("TRUSTED_ACCESS_COUNT"))
     contradicted = (
         MemoryItem.objects.filter(
             scope_id=scope_id,
@@ -100,7 +100,7 @@ def contradiction_finding(*, scope_id: int, key: str, content_hash: str) -> Find
         detector=DETECTOR_NAME,
         category="contradiction",
         reason=f"Contradicts an established memory recalled at least {trusted} times",
-        score=float(_setting("CONTRADICTION_SCORE", 0.45)),
+        score=float(_setting("CONTRADICTION_SCORE")),
     )
 
 
@@ -114,9 +114,18 @@ def behaviour_findings(
     content_hash: str,
 ) -> list[Finding]:
     """Every behavioural signal that fires for this write."""
-    candidates = [
-        fanout_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
-        burst_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
-        contradiction_finding(scope_id=scope_id, key=key, content_hash=content_hash),
+    # Fan-out and burst are two views of one fact (a busy writer): counting both would
+    # let a legitimately busy agent quarantine its own explicit statements.
+    rate = [
+        finding
+        for finding in (
+            fanout_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
+            burst_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
+        )
+        if finding is not None
     ]
-    return [finding for finding in candidates if finding is not None]
+    findings = [max(rate, key=lambda finding: finding.score)] if rate else []
+    contradiction = contradiction_finding(scope_id=scope_id, key=key, content_hash=content_hash)
+    if contradiction is not None:
+        findings.append(contradiction)
+    return findings

@@ -17,6 +17,7 @@ from django.utils.formats import date_format
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory.content import render_text
+from apps.memory.gate import resume_after_release
 from apps.memory.models import MemoryItem, MemoryStatus, SourceKind
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import update_item
@@ -172,6 +173,7 @@ def _activate(
         reference=entry.reference,
         audit_data=data,
     )
+    resume_after_release(item_id=entry.item_id, actor=actor)
 
 
 def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
@@ -321,13 +323,12 @@ def _auto_release(*, entry_id: int, confirmations: int) -> None:
             to_status=EntryStatus.RELEASED,
             from_statuses=(EntryStatus.PENDING,),
         )
-        update_item(
-            item_id=entry.item_id,
-            changes={"status": MemoryStatus.ACTIVE},
+        _activate(
+            entry=entry,
             actor=CORROBORATION_ACTOR,
             action=Action.QUARANTINE_AUTO_RELEASED,
-            reference=entry.reference,
-            audit_data={"entry": entry.pk, "confirmations": confirmations},
+            changes={},
+            extra={"confirmations": confirmations},
         )
 
 

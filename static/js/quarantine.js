@@ -80,4 +80,11 @@
     }
     markActive();
   });
+
+  // htmx wires hx-post on swapped-in forms only once the swap settles; mark the panel
+  // so a browser test (or a fast keyboard user) knows the decision forms are live.
+  document.body.addEventListener("htmx:afterSettle", function () {
+    var current = panel();
+    if (current) current.setAttribute("data-settled", "true");
+  });
 })();

@@ -123,7 +123,7 @@ def test_keyboard_journey_moves_and_releases_through_htmx(page, hostile_entries)
     page.keyboard.press("j")
     page.wait_for_selector(f'#entry-panel[data-entry-id="{second.pk}"]')
     page.keyboard.press("k")
-    page.wait_for_selector(f'#entry-panel[data-entry-id="{first.pk}"]')
+    page.wait_for_selector(f'#entry-panel[data-entry-id="{first.pk}"][data-settled]')
 
     page.keyboard.press("r")  # focuses the release reason
     page.keyboard.type("false positive, reviewed")

@@ -4,6 +4,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from apps.audit.models import Action, AuditEvent
 from apps.memory import crypto
 from apps.memory.models import MemoryItem, SensitivePolicy
 from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
@@ -164,3 +165,6 @@ def test_reject_policy_answers_400_sensitive_data_naming_kinds_only(api_a, tenan
     assert error["code"] == "sensitive_data" and "password" in error["message"]
     assert "Abc123456" not in response.content.decode()
     assert not MemoryItem.objects.exists()
+    refusal = AuditEvent.objects.get(action=Action.MEMORY_REJECTED_SENSITIVE)
+    assert refusal.tenant_id == tenant_a.pk and refusal.metadata["kinds"] == ["password"]
+    assert "Abc123456" not in str(refusal.metadata)

@@ -236,3 +236,18 @@ def test_untrusted_or_different_value_writes_do_not_corroborate(scope, settings)
     )
     entry.refresh_from_db()
     assert entry.status == EntryStatus.PENDING
+
+
+def test_a_busy_agent_alone_does_not_quarantine_its_own_explicit_statements(tenant_a, settings):
+    settings.MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCOPES = 3
+    settings.MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = 3
+    for _ in range(5):
+        MemoryItemFactory(scope=ScopeFactory(tenant=tenant_a), source="support-bot@2")
+    draft = make_draft(
+        ScopeFactory(tenant=tenant_a),
+        content={"text": "The user prefers e-mail over phone calls."},
+        source="support-bot@2",
+        source_kind=SourceKind.EXPLICIT_STATEMENT,
+    )
+    InjectionStage().inspect(draft)
+    assert draft.status != MemoryStatus.QUARANTINED

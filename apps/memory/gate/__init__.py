@@ -61,3 +61,13 @@ class Stage(Protocol):
 def configured_stages() -> tuple[Stage, ...]:
     """Instantiate the stages named in settings, once per process."""
     return tuple(import_string(path)() for path in settings.MEMORY_CONSOLE_GATE_STAGES)
+
+
+def resume_after_release(*, item_id: Any, actor: Any) -> None:
+    """Apply the checks a held write skipped (e.g. conflicts) once a reviewer releases it.
+
+    Quarantined drafts stop before the conflict stage, so the hooks named in
+    settings.MEMORY_CONSOLE_AFTER_RELEASE_HOOKS run when the item becomes active.
+    """
+    for path in settings.MEMORY_CONSOLE_AFTER_RELEASE_HOOKS:
+        import_string(path)(item_id=item_id, actor=actor)

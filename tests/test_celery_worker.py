@@ -1,0 +1,18 @@
+"""Scheduled work really runs through the broker and a separate worker process."""
+
+import pytest
+
+from apps.audit.models import AuditVerification
+from apps.audit.services import record
+from apps.audit.tasks import verify_audit_chain_task
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_worker_process_verifies_the_audit_chain_sent_through_the_broker(real_celery_worker):
+    for n in range(3):
+        record(actor="test", action="job.run", data={"n": n})
+    outcome = verify_audit_chain_task.delay(full=True).get(timeout=90)
+    assert outcome["ok"] is True
+    assert outcome["head_sequence"] >= 3
+    assert AuditVerification.objects.filter(ok=True).exists()
