@@ -10,6 +10,7 @@ import hashlib
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from memory_console.env import env_bool, env_int, env_list, env_str
@@ -258,6 +259,27 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Declared here; beat's DatabaseScheduler copies them into django-celery-beat's tables,
+# where admins see and adjust them. Times are UTC.
+CELERY_BEAT_SCHEDULE = {
+    "weekly-audit-chain-verify": {
+        "task": "apps.audit.tasks.verify_audit_chain_task",
+        "schedule": crontab(minute=0, hour=3, day_of_week="mon"),
+    },
+    "monthly-full-audit-chain-verify": {
+        "task": "apps.audit.tasks.verify_audit_chain_task",
+        "schedule": crontab(minute=0, hour=4, day_of_month="1"),
+        "kwargs": {"full": True},
+    },
+    "weekly-conflict-scan": {
+        "task": "apps.conflicts.tasks.detect_conflicts_task",
+        "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
+    },
+    "dashboard-summary-refresh": {
+        "task": "apps.reports.tasks.refresh_dashboard_summary_task",
+        "schedule": 240.0,
+    },
+}
 CELERY_TIMEZONE = TIME_ZONE
 
 # Domain knobs (per-tenant values live on Tenant; these are installation defaults).

@@ -71,3 +71,11 @@ def test_a_malformed_boolean_is_an_error_not_a_silent_default():
     result = _manage("check", env={**PRODUCTION_ENV, "DEBUG": "ture"})
     assert result.returncode != 0
     assert "DEBUG must be true or false" in result.stderr
+
+
+def test_every_beat_schedule_names_a_registered_task():
+    from memory_console.celery import app
+
+    app.loader.import_default_modules()
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        assert entry["task"] in app.tasks, name
