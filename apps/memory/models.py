@@ -209,6 +209,8 @@ class MemoryItem(models.Model):
             models.Index(fields=["scope", "key", "status"], name="mem_scope_key_status"),
             models.Index(fields=["tenant", "status", "-created_at"], name="mem_tenant_status_new"),
             models.Index(fields=["source", "created_at"], name="mem_source_created"),
+            # Behavioural signals and blast radius look up one API key's recent writes.
+            models.Index(fields=["api_key_prefix", "created_at"], name="mem_key_created"),
             # Newest-first pages of the memory browser and the API list (keyset on both).
             models.Index(fields=["-created_at", "-id"], name="mem_newest"),
             models.Index(fields=["tenant", "-created_at", "-id"], name="mem_tenant_newest"),

@@ -11,9 +11,11 @@ content-free reason, so the gate can combine it with the text findings:
   item of the same scope with a different value (index mem_scope_key_status).
 """
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -41,17 +43,43 @@ def _writer_filter(*, source: str, api_key_prefix: str) -> Q | None:
     return None
 
 
-def fanout_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None) -> Finding | None:
-    """A writer that touched more than FANOUT_SCOPES distinct scopes in the window."""
+@dataclass(frozen=True)
+class WriterActivity:
+    """How much one writer wrote in the window: rows (capped) and distinct scopes."""
+
+    writes: int
+    scopes: int
+
+
+def writer_activity(
+    *, tenant_id: int, source: str, api_key_prefix: str, now=None
+) -> WriterActivity | None:
+    """Count the writer's recent rows and scopes in one bounded query (None: no writer).
+
+    The scan stops after BURST_WRITES + 1 rows (indexes mem_key_created and
+    mem_source_created), so a busy writer costs the same as a quiet one.
+    """
     writer = _writer_filter(source=source, api_key_prefix=api_key_prefix)
     if writer is None:
         return None
-    limit = int(_setting("FANOUT_SCOPES"))
     since = (now or timezone.now()) - window()
-    recent = MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
-    # Capped: look at no more than limit+1 distinct scopes, never count the whole history.
-    scopes = recent.order_by().values("scope_id").distinct()[: limit + 1]
-    if len(scopes) <= limit:
+    recent = (
+        MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
+        .order_by()
+        .values("scope_id")[: int(_setting("BURST_WRITES")) + 1]
+    )
+    sql, params = recent.query.sql_with_params()
+    with connection.cursor() as cursor:
+        # The inner SQL is the ORM's, with its parameters passed separately.
+        aggregate = f"SELECT count(*), count(DISTINCT scope_id) FROM ({sql}) AS recent"  # noqa: S608
+        cursor.execute(aggregate, params)
+        writes, scopes = cursor.fetchone()
+    return WriterActivity(writes=writes, scopes=scopes)
+
+
+def _fanout(activity: WriterActivity | None) -> Finding | None:
+    limit = int(_setting("FANOUT_SCOPES"))
+    if activity is None or activity.scopes <= limit:
         return None
     return Finding(
         detector=DETECTOR_NAME,
@@ -61,21 +89,29 @@ def fanout_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None
     )
 
 
-def burst_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None) -> Finding | None:
-    """A writer that made more than BURST_WRITES writes in the window."""
-    writer = _writer_filter(source=source, api_key_prefix=api_key_prefix)
-    if writer is None:
-        return None
+def _burst(activity: WriterActivity | None) -> Finding | None:
     limit = int(_setting("BURST_WRITES"))
-    since = (now or timezone.now()) - window()
-    recent = MemoryItem.objects.filter(writer, tenant_id=tenant_id, created_at__gte=since)
-    if recent.order_by().values("pk")[: limit + 1].count() <= limit:
+    if activity is None or activity.writes <= limit:
         return None
     return Finding(
         detector=DETECTOR_NAME,
         category="burst",
         reason=f"Writer made more than {limit} writes within {window()}",
         score=float(_setting("BURST_SCORE")),
+    )
+
+
+def fanout_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None) -> Finding | None:
+    """A writer that touched more than FANOUT_SCOPES distinct scopes in the window."""
+    return _fanout(
+        writer_activity(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix, now=now)
+    )
+
+
+def burst_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None) -> Finding | None:
+    """A writer that made more than BURST_WRITES writes in the window."""
+    return _burst(
+        writer_activity(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix, now=now)
     )
 
 
@@ -116,14 +152,8 @@ def behaviour_findings(
     """Every behavioural signal that fires for this write."""
     # Fan-out and burst are two views of one fact (a busy writer): counting both would
     # let a legitimately busy agent quarantine its own explicit statements.
-    rate = [
-        finding
-        for finding in (
-            fanout_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
-            burst_finding(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix),
-        )
-        if finding is not None
-    ]
+    activity = writer_activity(tenant_id=tenant_id, source=source, api_key_prefix=api_key_prefix)
+    rate = [finding for finding in (_fanout(activity), _burst(activity)) if finding is not None]
     findings = [max(rate, key=lambda finding: finding.score)] if rate else []
     contradiction = contradiction_finding(scope_id=scope_id, key=key, content_hash=content_hash)
     if contradiction is not None:
