@@ -39,30 +39,20 @@ from django.utils import timezone  # noqa: E402
 
 from apps.access.roles import Role  # noqa: E402
 from apps.access.services import grant_role  # noqa: E402
-from apps.audit.models import Action, ActorKind, AuditCheckpoint, AuditEvent  # noqa: E402
+from apps.audit.models import (  # noqa: E402
+    EVENT_COLUMNS,
+    Action,
+    ActorKind,
+    AuditCheckpoint,
+    AuditEvent,
+)
 from apps.audit.services import create_checkpoint, record, verify_chain  # noqa: E402
 from apps.audit.verification import GENESIS_HASH, canonical, link_hash  # noqa: E402
 from apps.memory.models import Scope, Tenant  # noqa: E402
 
 TENANTS = 10
 SCOPES_PER_TENANT = 50
-COPY_COLUMNS = (
-    "sequence",
-    "occurred_at",
-    "actor_kind",
-    "actor_id",
-    "actor_label",
-    "action",
-    "target_type",
-    "target_id",
-    "tenant_id",
-    "scope_id",
-    "ip",
-    "request_id",
-    "metadata",
-    "prev_hash",
-    "hash",
-)
+COPY_COLUMNS = EVENT_COLUMNS
 ACTIONS = [
     Action.MEMORY_CREATED,
     Action.MEMORY_UPDATED,

@@ -1,8 +1,12 @@
 """Personas shared by every test: operators on tenant A and B, two officers, an analyst,
 an admin and an outsider (STYLE.md). Grants go through the same service the console uses."""
 
+import os
+import shutil
+
 import pytest
 from django.db import connection
+from django.test import Client
 
 from apps.access.roles import Role
 from apps.access.services import grant_role
@@ -141,3 +145,49 @@ def real_celery_worker(postgres_only, transactional_db, settings):
             worker.wait(timeout=20)
         except subprocess.TimeoutExpired:
             worker.kill()
+
+
+# --- browser tests: Playwright driving Debian's chromium (never a downloaded browser) ---
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+browser_test = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian chromium not installed"),
+]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API keeps an event loop on this thread; the test's own ORM calls
+    # are still synchronous, so Django's async guard is lifted for browser tests only.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, live_server, operator_a):
+    """A browser page logged in as operator_a; `page.dialogs` collects any dialog (XSS canary)."""
+    client = Client()
+    client.force_login(operator_a)
+    context = browser.new_context(base_url=live_server.url)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    page.dialogs = []
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    yield page
+    context.close()

@@ -6,30 +6,14 @@ from rest_framework import serializers, viewsets
 from rest_framework.pagination import CursorPagination
 
 from apps.audit.filters import AuditEventFilter
-from apps.audit.models import AuditEvent
+from apps.audit.models import EVENT_COLUMNS, AuditEvent
 from apps.audit.selectors import events_visible_to
 
 
 class AuditEventSerializer(serializers.ModelSerializer):
     class Meta:
         model = AuditEvent
-        fields = [
-            "sequence",
-            "occurred_at",
-            "actor_kind",
-            "actor_id",
-            "actor_label",
-            "action",
-            "target_type",
-            "target_id",
-            "tenant_id",
-            "scope_id",
-            "ip",
-            "request_id",
-            "metadata",
-            "prev_hash",
-            "hash",
-        ]
+        fields = list(EVENT_COLUMNS)
         read_only_fields = fields
 
 

@@ -184,3 +184,23 @@ class AuditVerification(models.Model):
 
     def __str__(self) -> str:
         return f"verification {self.ran_at:%Y-%m-%d %H:%M} {'OK' if self.ok else 'FAILED'}"
+
+
+# The columns of an event as exported (CSV, API, COPY in benchmarks), in chain order.
+EVENT_COLUMNS = (
+    "sequence",
+    "occurred_at",
+    "actor_kind",
+    "actor_id",
+    "actor_label",
+    "action",
+    "target_type",
+    "target_id",
+    "tenant_id",
+    "scope_id",
+    "ip",
+    "request_id",
+    "metadata",
+    "prev_hash",
+    "hash",
+)

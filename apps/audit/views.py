@@ -13,29 +13,12 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from apps.audit.filters import AuditEventFilter
-from apps.audit.models import Action, ActorKind, AuditEvent
+from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent
 from apps.audit.selectors import events_visible_to, latest_verification
 from apps.audit.services import record
 
 PAGE_SIZE = 50
 CSV_CHUNK = 2000
-CSV_COLUMNS = [
-    "sequence",
-    "occurred_at",
-    "actor_kind",
-    "actor_id",
-    "actor_label",
-    "action",
-    "target_type",
-    "target_id",
-    "tenant_id",
-    "scope_id",
-    "ip",
-    "request_id",
-    "metadata",
-    "prev_hash",
-    "hash",
-]
 
 
 @dataclass(frozen=True)
@@ -189,11 +172,13 @@ class AuditExportView(LoginRequiredMixin, View):
                 action=Action.AUDIT_EXPORTED,
                 data={"format": "csv", "filters": filterset.active_names()},
             )
-        rows = events.order_by("sequence").values_list(*CSV_COLUMNS).iterator(chunk_size=CSV_CHUNK)
+        rows = (
+            events.order_by("sequence").values_list(*EVENT_COLUMNS).iterator(chunk_size=CSV_CHUNK)
+        )
         writer = csv.writer(_Echo())
 
         def lines():
-            yield writer.writerow(CSV_COLUMNS)
+            yield writer.writerow(EVENT_COLUMNS)
             for row in rows:
                 yield writer.writerow([_cell(value) for value in row])
 

@@ -3,59 +3,18 @@
 Headless Debian chromium against the live server (strict CSP as in production).
 """
 
-import os
-import shutil
-
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from apps.conflicts.models import Resolution
 from apps.memory.models import MemoryItem, MemoryStatus
 from tests.conflicts.factories import ConflictFactory, fact
+from tests.conftest import browser_test
 from tests.factories import ScopeFactory
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAYLOAD = '<img src=x onerror="window.__xss = 1; alert(1)"><script>window.__xss = 2</script>'
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian chromium not installed"),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser, live_server, operator_a):
-    client = Client()
-    client.force_login(operator_a)
-    context = browser.new_context(base_url=live_server.url)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-    page = context.new_page()
-    page.dialogs = []
-    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
-    yield page
-    context.close()
+pytestmark = browser_test
 
 
 @pytest.fixture

@@ -7,27 +7,16 @@ Then the keyboard journey: j moves, a reason + Enter releases through htmx.
 """
 
 import json
-import os
-import shutil
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.quarantine.models import EntryStatus
+from tests.conftest import browser_test
 from tests.factories import ScopeFactory
 from tests.quarantine.factories import QuarantineEntryFactory
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PAYLOADS = [
     "<script>window.__xss = 1; alert(1)</script>",
     '<img src=x onerror="window.__xss = 2; alert(2)">',
@@ -36,23 +25,7 @@ PAYLOADS = [
     '<svg onload="window.__xss = 5; alert(5)">',
 ]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not shutil.which(CHROMIUM), reason="Debian chromium not installed"),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    # Playwright's sync API keeps an event loop on this thread; the test's own ORM calls
-    # are still synchronous, so Django's async guard is lifted for this test only.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
+pytestmark = browser_test
 
 
 @pytest.fixture
@@ -72,21 +45,6 @@ def hostile_entries(tenant_a):
             )
         )
     return entries
-
-
-@pytest.fixture
-def page(browser, live_server, operator_a):
-    client = Client()
-    client.force_login(operator_a)
-    context = browser.new_context(base_url=live_server.url)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-    page = context.new_page()
-    page.dialogs = []
-    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
-    yield page
-    context.close()
 
 
 def assert_inert(page):
