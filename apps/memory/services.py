@@ -104,7 +104,14 @@ def update_item(
     instead of silently overwriting someone else's edit.
     """
     with transaction.atomic():
-        item = MemoryItem.objects.select_for_update().select_related("tenant").get(pk=item_id)
+        # Lock the item row only: FOR UPDATE on the joined tenant row would block every
+        # concurrent insert's foreign-key check on that tenant and deadlock with the
+        # audit chain's lock.
+        item = (
+            MemoryItem.objects.select_for_update(of=("self",))
+            .select_related("tenant")
+            .get(pk=item_id)
+        )
         if expected_version is not None and item.version != expected_version:
             raise StaleVersion(item.version)
         for field, value in changes.items():
@@ -360,7 +367,7 @@ def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None)
     with transaction.atomic():
         # Locked in primary-key order so two concurrent merges cannot deadlock.
         items = list(
-            MemoryItem.objects.select_for_update()
+            MemoryItem.objects.select_for_update(of=("self",))
             .select_related("tenant", "scope")
             .filter(pk__in=unique_ids)
             .order_by("pk")

@@ -70,3 +70,43 @@ def test_the_same_memory_written_twice_at_once_is_stored_once(postgres_only):
         thread.join(timeout=30)
     assert sorted(statuses) == [200, 201]
     assert MemoryItem.objects.filter(text=remember_body()["content"]["text"]).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_writers_mixing_new_memories_and_repeats_never_deadlock(postgres_only):
+    """Merges lock the item row only: locking its tenant too (a join in FOR UPDATE) made a
+    merge wait on the audit lock while the audit lock's holder waited, at commit, on the
+    tenant row for its foreign-key check — a deadlock under ordinary concurrent load."""
+    from apps.audit.verification import walk_chain
+
+    tenant = TenantFactory(slug="tenant-a")
+    key, _ = create_api_key(username="busy", tenant=tenant, actor="test-setup")
+    remember(actor=key.user, payload=remember_body(scope="user:shared"))  # the scope exists
+    writers, writes_each = 4, 24
+    barrier = threading.Barrier(writers)
+    failures: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for n in range(writes_each):
+                if n % 2:  # a fact every writer also sends: all but the first merge
+                    body = remember_body(scope="user:shared", content={"text": f"fact {n % 6}"})
+                else:
+                    body = remember_body(scope=f"user:w{number}", content={"text": f"own {n}"})
+                remember(actor=key.user, payload=body)
+        except BaseException as exc:  # reported by the assertion below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer, args=(number,)) for number in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    own, shared, warm_up = writers * writes_each // 2, 3, 1
+    assert MemoryItem.objects.filter(scope__tenant=tenant).count() == own + shared + warm_up
+    assert walk_chain().ok

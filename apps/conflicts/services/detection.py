@@ -123,7 +123,11 @@ def apply_conflict_policy(*, item_id: Any, actor: Any) -> str:
         if not item.key:
             return "none"
         lock_fact(scope_id=item.scope_id, key=item.key)
-        item = MemoryItem.objects.select_for_update().select_related("tenant").get(pk=item_id)
+        item = (
+            MemoryItem.objects.select_for_update(of=("self",))
+            .select_related("tenant")
+            .get(pk=item_id)
+        )
         if item.status != MemoryStatus.ACTIVE:
             return "none"
         others = list(
