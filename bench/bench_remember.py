@@ -9,23 +9,51 @@ Every write goes through apps.memory.services.remember: validation, sensitive da
 injection, dedupe, conflict, then item + version + audit event in one transaction,
 exactly as `POST /api/v1/memories/` does (minus HTTP). A share of writes repeat an
 earlier memory, so the dedupe path is measured too.
+
+The process runs with production settings (DEBUG off, so no query log; throwaway keys
+unless the environment gives real ones); `--debug` measures with DEBUG on instead.
+Phases: the whole gate on one thread, the same with `--threads` threads in this one
+process (each its own connection, as a threaded app server runs), and the memory
+app's own stages alone.
 """
 
 import argparse
 import os
 import random
+import secrets
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_console.settings")
 
-import django
+
+def use_production_settings() -> None:
+    """DEBUG off, as deployed; throwaway keys where the environment has none."""
+    from cryptography.fernet import Fernet
+
+    os.environ["DEBUG"] = "false"
+    throwaway = {
+        "SECRET_KEY": secrets.token_urlsafe(48),
+        "MEMORY_CONSOLE_ENCRYPTION_KEYS": Fernet.generate_key().decode(),
+        "MEMORY_CONSOLE_HMAC_KEY": secrets.token_urlsafe(32),
+        "MEMORY_CONSOLE_AUDIT_SIGNING_KEY": secrets.token_urlsafe(32),
+    }
+    for name, value in throwaway.items():
+        os.environ.setdefault(name, value)
+
+
+if "--debug" not in sys.argv:
+    use_production_settings()
+
+import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
@@ -58,37 +86,88 @@ def payload(n: int, scopes: int, rng: random.Random, run: int = 0) -> dict:
 CORE_STAGES = ["apps.memory.gate.stages.ValidateStage", "apps.memory.gate.stages.DedupeStage"]
 
 
-def run_phase(*, name: str, agent, key_prefix: str, writes: int, scopes: int, seed: int) -> None:
-    """Time `writes` calls of remember() with the currently configured stages; report them."""
-    from apps.memory.gate import configured_stages
+def write_share(
+    *, agent, key_prefix: str, numbers: range, scopes: int, seed: int, latencies: list, outcomes
+) -> None:
+    """One thread's writes: time each remember() call and tally what it produced."""
+    from django.db import connection as thread_connection
+
     from apps.memory.services import remember
 
     rng = random.Random(seed)
-    latencies: list[float] = []
-    outcomes = {"created": 0, "merged": 0, "held": 0}
+    try:
+        for n in numbers:
+            body = payload(n, scopes, rng, run=seed)
+            t0 = time.perf_counter()
+            result = remember(actor=agent, payload=body, api_key_prefix=key_prefix)
+            latencies.append((time.perf_counter() - t0) * 1000)
+            if result.merged:
+                outcomes["merged"] += 1
+            elif result.status == "active":
+                outcomes["created"] += 1
+            else:
+                outcomes["held"] += 1
+    finally:
+        if threading.current_thread() is not threading.main_thread():
+            thread_connection.close()
+
+
+def run_phase(
+    *, name: str, agent, key_prefix: str, writes: int, scopes: int, seed: int, threads: int = 1
+) -> None:
+    """Time `writes` calls of remember() with the configured stages, spread over `threads`
+    threads of this process (each thread its own connection); report them."""
+    from apps.memory.gate import configured_stages
+
+    latencies: list[float] = []  # list.append is atomic; the tallies are per thread
+    tallies = [{"created": 0, "merged": 0, "held": 0} for _ in range(threads)]
+    shares = [range(first, writes, threads) for first in range(threads)]
     started = time.perf_counter()
     cpu_started = time.process_time()
-    for n in range(writes):
-        body = payload(n, scopes, rng, run=seed)
-        t0 = time.perf_counter()
-        result = remember(actor=agent, payload=body, api_key_prefix=key_prefix)
-        latencies.append((time.perf_counter() - t0) * 1000)
-        if result.merged:
-            outcomes["merged"] += 1
-        elif result.status == "active":
-            outcomes["created"] += 1
-        else:
-            outcomes["held"] += 1
+    if threads == 1:
+        write_share(
+            agent=agent,
+            key_prefix=key_prefix,
+            numbers=shares[0],
+            scopes=scopes,
+            seed=seed,
+            latencies=latencies,
+            outcomes=tallies[0],
+        )
+    else:
+        workers = [
+            threading.Thread(
+                target=write_share,
+                kwargs={
+                    "agent": agent,
+                    "key_prefix": key_prefix,
+                    "numbers": share,
+                    "scopes": scopes,
+                    "seed": seed * 100 + index,
+                    "latencies": latencies,
+                    "outcomes": tallies[index],
+                },
+            )
+            for index, share in enumerate(shares)
+        ]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
     elapsed = time.perf_counter() - started
     cpu_ms = (time.process_time() - cpu_started) * 1000 / writes
+    outcomes = {outcome: sum(tally[outcome] for tally in tallies) for outcome in tallies[0]}
+    if len(latencies) != writes:
+        raise SystemExit(f"{name}: only {len(latencies)} of {writes} writes succeeded")
 
     latencies.sort()
     rate = writes / elapsed
     p50, p95, p99 = (percentile(latencies, f) for f in (0.50, 0.95, 0.99))
     stages = ", ".join(stage.name for stage in configured_stages())
-    print(f"{name}: remember() in-process, one thread")
+    print(f"{name}: remember() in one process, {threads} thread(s)")
     print(f"  stages          {stages}")
     print(f"  database        {connection.vendor} ({connection.settings_dict['NAME']})")
+    print(f"  settings        DEBUG={'on' if settings.DEBUG else 'off'}")
     print(f"  writes          {writes} over {scopes} scopes")
     print(f"  outcomes        {outcomes}")
     print(f"  elapsed         {elapsed:.2f} s")
@@ -110,18 +189,19 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=2000)
     parser.add_argument("--scopes", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=4, help="threads of the threaded phase")
+    parser.add_argument("--debug", action="store_true", help="measure with DEBUG on")
     parser.add_argument(
         "--phase",
-        choices=["all", "gate", "core"],
+        choices=["all", "gate", "threads", "core"],
         default="all",
-        help="gate: every configured stage; core: validate + dedupe only (the memory app's "
-        "own cost, without the quarantine/sensitive/conflict stages).",
+        help="gate: every configured stage, one thread; threads: the same on --threads "
+        "threads; core: validate + dedupe only (the memory app's own cost, without the "
+        "quarantine/sensitive/conflict stages).",
     )
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
-    from django.conf import settings
-
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
     from apps.memory.gate import configured_stages
@@ -137,10 +217,16 @@ def main() -> None:
     warm = random.Random(7)
     for n in range(args.warmup):
         remember(actor=agent, payload=payload(n, args.scopes, warm, run=-1))
+    with connection.cursor() as cursor:  # planner statistics, as a live table has them
+        cursor.execute(f"ANALYZE {MemoryItem._meta.db_table}")
 
     full_gate = list(settings.MEMORY_CONSOLE_GATE_STAGES)
-    phases = {"gate": ("remember", full_gate), "core": ("remember_core_stages", CORE_STAGES)}
-    for phase, (name, stages) in phases.items():
+    phases = {
+        "gate": ("remember", full_gate, 1),
+        "threads": (f"remember_{args.threads}_threads", full_gate, args.threads),
+        "core": ("remember_core_stages", CORE_STAGES, 1),
+    }
+    for phase, (name, stages, threads) in phases.items():
         if args.phase not in ("all", phase):
             continue
         settings.MEMORY_CONSOLE_GATE_STAGES = stages
@@ -152,6 +238,7 @@ def main() -> None:
             writes=args.writes,
             scopes=args.scopes,
             seed=len(name),
+            threads=threads,
         )
 
 

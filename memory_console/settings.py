@@ -133,6 +133,17 @@ DATABASES = {
     )
 }
 IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+if IS_POSTGRES:
+    # Bind parameters on the server so psycopg can prepare the statements a process runs
+    # over and over (the gate's scope, dedupe and activity lookups): each is then planned
+    # once per connection instead of on every write. A pooler in transaction mode needs
+    # PgBouncer ≥ 1.22 (prepared-statement support) or DATABASE_PREPARE_THRESHOLD=0.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "server_side_binding": True,
+            "prepare_threshold": env_int("DATABASE_PREPARE_THRESHOLD", 2) or None,
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHE_URL = env_str("CACHE_URL")

@@ -208,9 +208,19 @@ class MemoryItem(models.Model):
             models.Index(fields=["scope", "content_hash"], name="mem_scope_hash"),
             models.Index(fields=["scope", "key", "status"], name="mem_scope_key_status"),
             models.Index(fields=["tenant", "status", "-created_at"], name="mem_tenant_status_new"),
-            models.Index(fields=["source", "created_at"], name="mem_source_created"),
-            # Behavioural signals and blast radius look up one API key's recent writes.
-            models.Index(fields=["api_key_prefix", "created_at"], name="mem_key_created"),
+            # Behavioural signals and blast radius read one writer's (API key's, else
+            # source's) recent writes in a tenant, newest first, with their scopes: the
+            # scope is included so that scan reads the index alone.
+            models.Index(
+                fields=["tenant", "api_key_prefix", "created_at"],
+                include=["scope"],
+                name="mem_tenant_key_recent",
+            ),
+            models.Index(
+                fields=["tenant", "source", "created_at"],
+                include=["scope"],
+                name="mem_tenant_source_recent",
+            ),
             # Newest-first pages of the memory browser and the API list (keyset on both).
             models.Index(fields=["-created_at", "-id"], name="mem_newest"),
             models.Index(fields=["tenant", "-created_at", "-id"], name="mem_tenant_newest"),

@@ -164,6 +164,38 @@ def test_held_items_are_not_dedupe_targets(agent_a, tenant_a, status):
     assert MemoryItem.objects.count() == 2
 
 
+def test_a_repeat_merges_into_the_oldest_active_twin(agent_a, tenant_a):
+    """Two active items can share content (e.g. one released from quarantine later); the
+    repeat folds into the oldest one, as the queryset ordered by created_at would pick."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    first = remember(actor=agent_a, payload=remember_body()).item
+    twin = MemoryItemFactory(
+        scope=first.scope, content=first.content, content_hash=first.content_hash
+    )
+    MemoryItem.objects.filter(pk=twin.pk).update(created_at=timezone.now() - timedelta(days=3))
+    older_but_archived = MemoryItemFactory(
+        scope=first.scope,
+        content=first.content,
+        content_hash=first.content_hash,
+        status=MemoryStatus.ARCHIVED,
+    )
+    MemoryItem.objects.filter(pk=older_but_archived.pk).update(
+        created_at=timezone.now() - timedelta(days=9)
+    )
+    expected = (
+        MemoryItem.objects.filter(
+            scope=first.scope, content_hash=first.content_hash, status=MemoryStatus.ACTIVE
+        )
+        .order_by("created_at")
+        .first()
+    )
+    result = remember(actor=agent_a, payload=remember_body())
+    assert result.merged and result.item.pk == expected.pk == twin.pk
+
+
 class HoldStage:
     """A stand-in for the injection/conflict stages: holds the write, registers a callback."""
 

@@ -14,6 +14,8 @@ from apps.quarantine.behaviour import (
     burst_finding,
     contradiction_finding,
     fanout_finding,
+    window,
+    writer_activity,
 )
 from apps.quarantine.gate import InjectionStage
 from apps.quarantine.models import EntryStatus, QuarantineEntry
@@ -111,6 +113,41 @@ def test_burst_signal_fires_above_rate_per_api_key(scope, settings):
     MemoryItemFactory.create_batch(6, scope=scope, api_key_prefix="abc123")
     assert burst_finding(tenant_id=scope.tenant_id, source="", api_key_prefix="abc123")
     assert burst_finding(tenant_id=scope.tenant_id, source="", api_key_prefix="zzz") is None
+
+
+@pytest.mark.parametrize("writer", ["api_key_prefix", "source"])
+def test_writer_activity_counts_what_the_equivalent_queryset_counts(
+    tenant_a, tenant_b, writer, settings
+):
+    """The hand-written activity query agrees with the ORM: same tenant, same writer, in
+    the window, newest BURST_WRITES + 1 rows at most, with their distinct scopes."""
+    scopes = [ScopeFactory(tenant=tenant_a) for _ in range(4)]
+    writer_fields = {"api_key_prefix": "k1"} if writer == "api_key_prefix" else {"source": "s@1"}
+    now = timezone.now()
+    ages_minutes = [0, 1, 2, 3, 5, 8, 9, 30, 60]  # the last two fall outside the window
+    for n, minutes in enumerate(ages_minutes):
+        item = MemoryItemFactory(scope=scopes[n % 4], **writer_fields)
+        MemoryItem.objects.filter(pk=item.pk).update(created_at=now - timedelta(minutes=minutes))
+    MemoryItemFactory(scope=ScopeFactory(tenant=tenant_b), **writer_fields)  # other tenant
+    MemoryItemFactory(scope=scopes[0], api_key_prefix="k2", source="other@1")  # other writer
+
+    for cap in (3, 100):
+        settings.MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = cap
+        recent = list(
+            MemoryItem.objects.filter(
+                tenant=tenant_a, created_at__gte=now - window(), **writer_fields
+            )
+            .order_by("-created_at")
+            .values_list("scope_id", flat=True)[: cap + 1]
+        )
+        activity = writer_activity(
+            tenant_id=tenant_a.pk,
+            source=writer_fields.get("source", ""),
+            api_key_prefix=writer_fields.get("api_key_prefix", ""),
+            now=now,
+        )
+        assert (activity.writes, activity.scopes) == (len(recent), len(set(recent)))
+    assert writer_activity(tenant_id=tenant_a.pk, source="", api_key_prefix="") is None
 
 
 def test_contradiction_of_trusted_memory_fires_only_for_a_different_value(scope):
