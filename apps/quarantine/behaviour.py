@@ -149,6 +149,13 @@ def contradiction_finding(*, scope_id: int, key: str, content_hash: str) -> Find
     )
 
 
+def strongest_scores(*, key: str) -> list[float]:
+    """The scores behaviour_findings could report at most for a write (with or without a
+    key), so the gate can skip the queries when even these would not change its verdict."""
+    rate = max(float(_setting("FANOUT_SCORE")), float(_setting("BURST_SCORE")))
+    return [rate, float(_setting("CONTRADICTION_SCORE"))] if key else [rate]
+
+
 def behaviour_findings(
     *,
     tenant_id: int,

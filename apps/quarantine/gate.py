@@ -10,8 +10,15 @@ same key and value in its scope.
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
-from apps.quarantine.behaviour import behaviour_findings
-from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
+from apps.quarantine.behaviour import behaviour_findings, strongest_scores
+from apps.quarantine.detectors import (
+    Assessment,
+    Finding,
+    assess,
+    combine,
+    is_suspicious,
+    weight_by_source,
+)
 from apps.quarantine.services import TRUSTED_CORROBORATION_KINDS, corroborate, flag_item
 
 
@@ -22,6 +29,8 @@ def assess_draft(draft: Draft) -> Assessment:
     text = values.get("text") or render_text(content)
     source_kind = values.get("source_kind") or "explicit_statement"
     text_assessment = assess(text, source_kind=source_kind)
+    if not _signals_could_tip(text_assessment, source_kind=source_kind, key=values.get("key")):
+        return text_assessment
     signals = behaviour_findings(
         tenant_id=getattr(draft.tenant, "pk", draft.tenant),
         scope_id=getattr(draft.scope, "pk", draft.scope),
@@ -32,9 +41,26 @@ def assess_draft(draft: Draft) -> Assessment:
     )
     if not signals:
         return text_assessment
+    return _with_signals(text_assessment, signals, source_kind=source_kind)
+
+
+def _with_signals(text_assessment: Assessment, signals, *, source_kind: str) -> Assessment:
     findings = (*text_assessment.findings, *signals)
     score = weight_by_source(combine([finding.score for finding in findings]), source_kind)
     return Assessment(score=round(score, 4), findings=findings)
+
+
+def _signals_could_tip(text_assessment: Assessment, *, source_kind: str, key: str | None) -> bool:
+    """Whether the behavioural signals, all firing at once, would make the write suspicious.
+
+    When they could not (a trusted source, clean text), their queries are skipped: the
+    verdict is the same, and the findings of a write that is not held are not kept.
+    """
+    strongest = [
+        Finding(detector="behaviour", category="bound", reason="", score=score)
+        for score in strongest_scores(key=key or "")
+    ]
+    return is_suspicious(_with_signals(text_assessment, strongest, source_kind=source_kind))
 
 
 class InjectionStage:

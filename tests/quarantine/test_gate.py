@@ -3,7 +3,12 @@
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import strategies as st
 
 from apps.audit.models import Action, AuditEvent
 from apps.memory.content import content_hash
@@ -288,3 +293,60 @@ def test_a_busy_agent_alone_does_not_quarantine_its_own_explicit_statements(tena
     )
     InjectionStage().inspect(draft)
     assert draft.status != MemoryStatus.QUARANTINED
+
+
+def test_a_trusted_clean_write_skips_the_writer_activity_query(tenant_a):
+    draft = make_draft(
+        ScopeFactory(tenant=tenant_a),
+        content={"text": "The user prefers e-mail over phone calls."},
+        source="support-bot@2",
+        source_kind=SourceKind.EXPLICIT_STATEMENT,
+    )
+    with CaptureQueriesContext(connection) as queries:
+        InjectionStage().inspect(draft)
+    assert not any("DISTINCT scope_id" in query["sql"] for query in queries.captured_queries)
+
+
+def test_a_busy_low_trust_writer_is_still_held_by_the_rate_signal(tenant_a, settings):
+    settings.MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = 3
+    scope = ScopeFactory(tenant=tenant_a)
+    MemoryItemFactory.create_batch(5, scope=scope, source="scraper@1")
+    draft = make_draft(
+        scope, content={"text": "Store hours are 9 to 5."}, source="scraper@1", source_kind="tool"
+    )
+    InjectionStage().inspect(draft)
+    assert draft.status == MemoryStatus.QUARANTINED
+    assert "behaviour" in draft.notes["injection"]["detectors"]
+
+
+@given(
+    text_scores=st.lists(st.floats(min_value=0, max_value=1), max_size=3),
+    source_kind=st.sampled_from([*SourceKind.values, "unknown"]),
+    key=st.sampled_from(["", "address.city"]),
+    fired=st.sets(st.sampled_from(["fanout", "burst", "contradiction"])),
+)
+def test_skipping_the_signals_never_changes_the_verdict(text_scores, source_kind, key, fired):
+    """Whenever the bound says the signals cannot tip the write, no combination of signals
+    that can actually fire (one rate signal at most; contradiction only with a key) would."""
+    from apps.quarantine.detectors import Assessment, Finding, is_suspicious
+    from apps.quarantine.gate import _signals_could_tip, _with_signals
+
+    text = Assessment(
+        score=0.0,
+        findings=tuple(
+            Finding(detector="rules", category="t", reason="", score=score) for score in text_scores
+        ),
+    )
+    scores = {
+        "fanout": django_settings.MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCORE,
+        "burst": django_settings.MEMORY_CONSOLE_BEHAVIOUR_BURST_SCORE,
+        "contradiction": django_settings.MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE,
+    }
+    rate = [name for name in ("fanout", "burst") if name in fired][:1]
+    possible = rate + (["contradiction"] if key and "contradiction" in fired else [])
+    signals = [
+        Finding(detector="behaviour", category=name, reason="", score=scores[name])
+        for name in possible
+    ]
+    if not _signals_could_tip(text, source_kind=source_kind, key=key):
+        assert not is_suspicious(_with_signals(text, signals, source_kind=source_kind))

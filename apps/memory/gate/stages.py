@@ -21,7 +21,7 @@ from rest_framework import serializers
 from apps.access.selectors import filter_by_grant, has_global_access
 from apps.audit.models import Action
 from apps.audit.services import record
-from apps.memory.content import content_hash
+from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected
 from apps.memory.models import (
     MemoryItem,
@@ -298,6 +298,10 @@ class ValidateStage:
             "category": data["category"],
             "key": data["key"],
             "content": data["content"],
+            # Derived once here; a stage that rewrites the content (sensitive data)
+            # rewrites these too.
+            "text": render_text(data["content"]),
+            "content_hash": content_hash(data["content"]),
             "source": data["source"],
             "source_kind": data["source_kind"],
             "created_by": draft.actor if getattr(draft.actor, "pk", None) else None,
