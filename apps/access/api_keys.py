@@ -39,7 +39,7 @@ def revoke_api_key(*, key_id: str, actor) -> AgentAPIKey:
     with transaction.atomic():
         # The primary key is "<prefix>.<hash>"; the prefix alone is unique too.
         prefix = key_id.partition(".")[0]
-        key_obj = AgentAPIKey.objects.select_for_update().get(prefix=prefix)
+        key_obj = AgentAPIKey.objects.select_for_update(no_key=True).get(prefix=prefix)
         if not key_obj.revoked:
             key_obj.revoked = True
             key_obj.save(update_fields=["revoked"])

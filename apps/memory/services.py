@@ -106,11 +106,13 @@ def update_item(
     instead of silently overwriting someone else's edit.
     """
     with transaction.atomic():
-        # Lock the item row only: FOR UPDATE on the joined tenant row would block every
-        # concurrent insert's foreign-key check on that tenant and deadlock with the
-        # audit chain's lock.
+        # Lock the item row only, and in the mode an UPDATE takes (FOR NO KEY UPDATE):
+        # a key-level lock on it, or on its joined tenant, would block other writers'
+        # foreign-key checks at commit, and those writers hold the audit chain's lock
+        # that this transaction waits for next — a deadlock. Every select_for_update
+        # here uses no_key for the same reason; keys never change.
         item = (
-            MemoryItem.objects.select_for_update(of=("self",))
+            MemoryItem.objects.select_for_update(no_key=True, of=("self",))
             .select_related("tenant")
             .get(pk=item_id)
         )
@@ -310,7 +312,7 @@ def forget_item(*, item_id: Any, actor: Any) -> MemoryItem:
     """Archive an item (soft forget): it leaves recall but is kept until retention or
     erasure removes it. Forgetting an archived or rejected item changes nothing."""
     with transaction.atomic():
-        item = MemoryItem.objects.select_for_update().get(pk=item_id)
+        item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if item.status in (MemoryStatus.ARCHIVED, MemoryStatus.REJECTED):
             return item
         return update_item(
@@ -331,7 +333,7 @@ def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
     """Positive feedback reinforces S0 and counts as a use; negative cuts S0 sharply."""
     signal = FeedbackSignal(signal)
     with transaction.atomic():
-        item = MemoryItem.objects.select_for_update().get(pk=item_id)
+        item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if signal == FeedbackSignal.POSITIVE:
             changes = {
                 "importance": reinforce(item.importance),
@@ -369,7 +371,7 @@ def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None)
     with transaction.atomic():
         # Locked in primary-key order so two concurrent merges cannot deadlock.
         items = list(
-            MemoryItem.objects.select_for_update(of=("self",))
+            MemoryItem.objects.select_for_update(no_key=True, of=("self",))
             .select_related("tenant", "scope")
             .filter(pk__in=unique_ids)
             .order_by("pk")

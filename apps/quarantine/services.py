@@ -292,7 +292,7 @@ def corroborate(
     released = []
     with transaction.atomic():
         entries = (
-            QuarantineEntry.objects.select_for_update()
+            QuarantineEntry.objects.select_for_update(no_key=True)
             .filter(
                 scope_id=scope_id,
                 status=EntryStatus.PENDING,

@@ -110,3 +110,47 @@ def test_concurrent_writers_mixing_new_memories_and_repeats_never_deadlock(postg
     own, shared, warm_up = writers * writes_each // 2, 3, 1
     assert MemoryItem.objects.filter(scope__tenant=tenant).count() == own + shared + warm_up
     assert walk_chain().ok
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_repeats_and_contradictions_of_one_fact_at_once_never_deadlock(postgres_only):
+    """A merge locks the existing item to update it while a contradicting write opens a
+    conflict that references the same item (a foreign-key check at commit). The merge's
+    lock must not block that check: the conflict's writer holds the audit chain's lock,
+    which the merge waits for next."""
+    from apps.audit.verification import walk_chain
+    from apps.conflicts.models import Conflict
+
+    tenant = TenantFactory(slug="tenant-a")
+    key, _ = create_api_key(username="busy", tenant=tenant, actor="test-setup")
+    fact = remember_body(key="seat.preference", content={"text": "Window seat"})
+    original = remember(actor=key.user, payload=fact).item
+    writers, writes_each = 4, 15
+    barrier = threading.Barrier(writers)
+    failures: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for n in range(writes_each):
+                if number % 2:  # a contradiction of the fact: a conflict against the original
+                    body = {**fact, "content": {"text": f"Aisle seat {number}-{n}"}}
+                else:  # the fact again: merged into the original
+                    body = fact
+                remember(actor=key.user, payload=body)
+        except BaseException as exc:  # reported by the assertion below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer, args=(number,)) for number in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    original.refresh_from_db()
+    assert original.access_count == (writers // 2) * writes_each
+    assert Conflict.objects.count() == (writers // 2) * writes_each
+    assert walk_chain().ok

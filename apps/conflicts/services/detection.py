@@ -124,7 +124,7 @@ def apply_conflict_policy(*, item_id: Any, actor: Any) -> str:
             return "none"
         lock_fact(scope_id=item.scope_id, key=item.key)
         item = (
-            MemoryItem.objects.select_for_update(of=("self",))
+            MemoryItem.objects.select_for_update(no_key=True, of=("self",))
             .select_related("tenant")
             .get(pk=item_id)
         )
@@ -181,7 +181,7 @@ def contradiction_groups(*, tenant: Tenant | None = None, scope_ids=None):
 
 def _settle_group(*, tenant: Tenant, scope_id: int, key: str, actor: Any, report) -> None:
     items = list(
-        MemoryItem.objects.select_for_update()
+        MemoryItem.objects.select_for_update(no_key=True)
         .filter(scope_id=scope_id, key=key, status=MemoryStatus.ACTIVE)
         .order_by("created_at", "pk")
     )

@@ -19,7 +19,7 @@ from apps.memory.services import update_item
 def reinstate_item(*, item_id: Any, actor: Any, reason: str = "") -> MemoryItem:
     """Bring a superseded memory back; whatever replaced it is superseded by it in turn."""
     with transaction.atomic():
-        item = MemoryItem.objects.select_for_update().get(pk=item_id)
+        item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if item.status != MemoryStatus.SUPERSEDED:
             raise NotSuperseded(
                 f"{item.public_id} is {item.status}; only a superseded memory can be reinstated."

@@ -189,11 +189,11 @@ def resolution_touches(conflict: Conflict) -> dict[Any, tuple[int, int]]:
 def revert_resolution(*, conflict_id: int, actor: Any, reason: str = "") -> Conflict:
     """Undo a resolution: each touched item returns to its version before it; reopen."""
     with transaction.atomic():
-        conflict = Conflict.objects.select_for_update().get(pk=conflict_id)
+        conflict = Conflict.objects.select_for_update(no_key=True).get(pk=conflict_id)
         if conflict.status != ConflictStatus.RESOLVED:
             raise NotResolved(f"Conflict {conflict_id} is open; there is no resolution to undo.")
         touches = resolution_touches(conflict)
-        items = MemoryItem.objects.select_for_update().in_bulk(list(touches))
+        items = MemoryItem.objects.select_for_update(no_key=True).in_bulk(list(touches))
         for item_id, (_first, last) in touches.items():
             item = items.get(item_id)
             if item is not None and item.version != last:
