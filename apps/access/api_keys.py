@@ -11,7 +11,7 @@ from apps.access.models import AgentAPIKey
 from apps.access.roles import Role
 from apps.access.services import ensure_service_account, grant_role
 from apps.audit.models import Action
-from apps.audit.services import record
+from apps.audit.services import audited_change, record
 
 
 def create_api_key(*, username: str, tenant, name: str = "", actor) -> tuple[AgentAPIKey, str]:
@@ -36,7 +36,7 @@ def create_api_key(*, username: str, tenant, name: str = "", actor) -> tuple[Age
 
 def revoke_api_key(*, key_id: str, actor) -> AgentAPIKey:
     """Revoke a key for good (the library refuses to un-revoke); accepts its id or prefix."""
-    with transaction.atomic():
+    with audited_change():
         # The primary key is "<prefix>.<hash>"; the prefix alone is unique too.
         prefix = key_id.partition(".")[0]
         key_obj = AgentAPIKey.objects.select_for_update(no_key=True).get(prefix=prefix)

@@ -3,6 +3,8 @@ verifying the chain and signing checkpoints of its head."""
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, transaction
@@ -31,7 +33,14 @@ from apps.audit.verification import (
     walk_chain,
 )
 
-__all__ = ["GENESIS_HASH", "AuditError", "create_checkpoint", "record", "verify_chain"]
+__all__ = [
+    "GENESIS_HASH",
+    "AuditError",
+    "audited_change",
+    "create_checkpoint",
+    "record",
+    "verify_chain",
+]
 # Arbitrary constant naming the advisory lock that serialises appends to the chain head.
 _CHAIN_LOCK_KEY = 0x4D43_4155  # "MCAU"
 _MAX_METADATA_BYTES = 4096
@@ -78,6 +87,25 @@ def _as_id(value: Any) -> int | None:
     """A model instance or id as the integer the column stores (and the hash must see)."""
     value = getattr(value, "pk", value)
     return None if value is None else int(value)
+
+
+@contextmanager
+def audited_change() -> Iterator[None]:
+    """A transaction for changing existing rows and recording it: the chain's lock first.
+
+    record() appends under the chain's lock, held until commit, so every audited
+    transaction queues for it. One that locked rows before queueing could hold a row
+    the chain's holder needs next (to supersede it, merge into it, check a foreign key)
+    while waiting for the holder: a deadlock. Taking the chain's lock before any row
+    gives every writer the same lock order. The remember gate's insert path is the one
+    exception: before the chain it takes only its dedupe lock, which no holder of the
+    chain waits for, so new writes still screen in parallel.
+    """
+    with transaction.atomic():
+        if connection.vendor == "postgresql":  # SQLite serialises writers itself
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
+        yield
 
 
 def _lock_chain_head() -> tuple[int, str]:

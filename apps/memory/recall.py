@@ -49,7 +49,7 @@ from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
 from apps.audit.models import Action
-from apps.audit.services import record
+from apps.audit.services import audited_change, record
 from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
 from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
 from apps.memory.selectors import scopes_visible_to
@@ -534,7 +534,7 @@ def record_recall_accesses(
     actor: Any,
 ) -> int:
     """Reinforce every recalled item with ONE set-based UPDATE and audit the counts."""
-    with transaction.atomic():
+    with audited_change():
         threshold = Tenant.objects.values_list("archive_threshold", flat=True).get(pk=tenant_id)
         updated = MemoryItem.objects.filter(
             pk__in=list(item_ids),

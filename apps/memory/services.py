@@ -14,7 +14,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from apps.audit.models import Action
-from apps.audit.services import record
+from apps.audit.services import audited_change, record
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected, configured_stages
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
@@ -105,12 +105,11 @@ def update_item(
     With `expected_version`, a caller that read an older version gets StaleVersion
     instead of silently overwriting someone else's edit.
     """
-    with transaction.atomic():
-        # Lock the item row only, and in the mode an UPDATE takes (FOR NO KEY UPDATE):
-        # a key-level lock on it, or on its joined tenant, would block other writers'
-        # foreign-key checks at commit, and those writers hold the audit chain's lock
-        # that this transaction waits for next — a deadlock. Every select_for_update
-        # here uses no_key for the same reason; keys never change.
+    with audited_change():
+        # After the chain's lock (audited_change), the item row only, in the mode an
+        # UPDATE takes (FOR NO KEY UPDATE): a key-level lock on it or on its joined
+        # tenant would block other writers' foreign-key checks at commit. Every
+        # select_for_update here uses no_key for the same reason; keys never change.
         item = (
             MemoryItem.objects.select_for_update(no_key=True, of=("self",))
             .select_related("tenant")
@@ -311,7 +310,7 @@ def patch_item(
 def forget_item(*, item_id: Any, actor: Any) -> MemoryItem:
     """Archive an item (soft forget): it leaves recall but is kept until retention or
     erasure removes it. Forgetting an archived or rejected item changes nothing."""
-    with transaction.atomic():
+    with audited_change():
         item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if item.status in (MemoryStatus.ARCHIVED, MemoryStatus.REJECTED):
             return item
@@ -332,7 +331,7 @@ class FeedbackSignal(models.TextChoices):
 def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
     """Positive feedback reinforces S0 and counts as a use; negative cuts S0 sharply."""
     signal = FeedbackSignal(signal)
-    with transaction.atomic():
+    with audited_change():
         item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if signal == FeedbackSignal.POSITIVE:
             changes = {
@@ -368,7 +367,7 @@ def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None)
     unique_ids = list(dict.fromkeys(item_ids))
     if len(unique_ids) < 2:
         raise MergeRefused("Give at least two distinct memories to merge.")
-    with transaction.atomic():
+    with audited_change():
         # Locked in primary-key order so two concurrent merges cannot deadlock.
         items = list(
             MemoryItem.objects.select_for_update(no_key=True, of=("self",))

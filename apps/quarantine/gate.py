@@ -7,6 +7,10 @@ trusted write with a key counts as corroboration for pending entries holding the
 same key and value in its scope.
 """
 
+from functools import partial
+
+from django.db import transaction
+
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
@@ -80,13 +84,19 @@ class InjectionStage:
             return
         values = draft.values
         if values.get("key") and values.get("source_kind") in TRUSTED_CORROBORATION_KINDS:
-            # Checked now rather than on persist: a confirming write may be merged or
-            # held by a later stage, and it still confirms the value.
-            value_hash = values.get("content_hash") or content_hash(values.get("content") or {})
-            corroborate(
-                scope_id=getattr(draft.scope, "pk", draft.scope),
-                key=values["key"],
-                content_hash=value_hash,
-                source=values.get("source", ""),
-                api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
+            # Counted once the write has committed, whatever a later stage made of it
+            # (merged or held, it still confirms the value), in a transaction of its own:
+            # releasing an entry queues for the audit chain's lock, which this write's
+            # transaction must not wait for while it holds its dedupe lock.
+            transaction.on_commit(
+                partial(
+                    corroborate,
+                    scope_id=getattr(draft.scope, "pk", draft.scope),
+                    key=values["key"],
+                    content_hash=values.get("content_hash")
+                    or content_hash(values.get("content") or {}),
+                    source=values.get("source", ""),
+                    api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
+                ),
+                robust=True,
             )

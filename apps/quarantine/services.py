@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from apps.audit.models import Action
-from apps.audit.services import record
+from apps.audit.services import audited_change, record
 from apps.memory.content import render_text
 from apps.memory.gate import resume_after_release
 from apps.memory.models import MemoryItem, MemoryStatus, SourceKind
@@ -120,7 +120,7 @@ def flag_item(
 def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     """Return a quarantined memory to active use after human review."""
     reason = _clean_reason(reason)
-    with transaction.atomic():
+    with audited_change():
         entry = _claim(
             entry_id=entry_id, actor=actor, reason=reason, to_status=EntryStatus.RELEASED
         )
@@ -132,7 +132,7 @@ def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) ->
     """Replace the memory's content with a reviewer's corrected version and release it."""
     reason = _clean_reason(reason)
     content = validate_content(content)
-    with transaction.atomic():
+    with audited_change():
         entry = _claim(
             entry_id=entry_id, actor=actor, reason=reason, to_status=EntryStatus.RELEASED
         )
@@ -179,7 +179,7 @@ def _activate(
 def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     """Delete the quarantined memory and its history; the entry stays, without content."""
     reason = _clean_reason(reason)
-    with transaction.atomic():
+    with audited_change():
         entry = _claim(
             entry_id=entry_id, actor=actor, reason=reason, to_status=EntryStatus.REJECTED
         )
@@ -201,7 +201,7 @@ def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
 def escalate_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     """Hand an entry to compliance: it leaves the operators' queue and officers see it."""
     reason = _clean_reason(reason)
-    with transaction.atomic():
+    with audited_change():
         entry = _claim(
             entry_id=entry_id,
             actor=actor,
@@ -289,18 +289,17 @@ def corroborate(
         return []
     identity = writer_identity(source=source, api_key_prefix=api_key_prefix)
     needed = settings.MEMORY_CONSOLE_CORROBORATION_WRITES
+    pending = QuarantineEntry.objects.filter(
+        scope_id=scope_id,
+        status=EntryStatus.PENDING,
+        item__key=key,
+        item__content_hash=content_hash,
+    )
+    if not pending.exists():
+        return []  # the common case, without queueing for the chain's lock
     released = []
-    with transaction.atomic():
-        entries = (
-            QuarantineEntry.objects.select_for_update(no_key=True)
-            .filter(
-                scope_id=scope_id,
-                status=EntryStatus.PENDING,
-                item__key=key,
-                item__content_hash=content_hash,
-            )
-            .select_related("item")
-        )
+    with audited_change():
+        entries = pending.select_for_update(no_key=True).select_related("item")
         for entry in entries:
             own = writer_identity(source=entry.source, api_key_prefix=entry.api_key_prefix)
             if identity == own or identity in entry.corroborations:
@@ -315,7 +314,7 @@ def corroborate(
 
 def _auto_release(*, entry_id: int, confirmations: int) -> None:
     reason = f"Corroborated by {confirmations} independent trusted writes"
-    with transaction.atomic():
+    with audited_change():
         entry = _claim(
             entry_id=entry_id,
             actor=CORROBORATION_ACTOR,
@@ -384,7 +383,7 @@ def contain_blast_radius(
         raise QuarantineError(f"Unknown blast-radius decision {decision!r}.")
     entry = QuarantineEntry.objects.get(pk=entry_id)
     items = blast_radius_items(entry=entry, dimension=dimension, since=since, actor=actor)
-    with transaction.atomic():
+    with audited_change():
         if decision == "quarantine":
             counts = _quarantine_items(items=items, origin=entry, actor=actor)
         else:

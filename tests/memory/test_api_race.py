@@ -154,3 +154,108 @@ def test_repeats_and_contradictions_of_one_fact_at_once_never_deadlock(postgres_
     assert original.access_count == (writers // 2) * writes_each
     assert Conflict.objects.count() == (writers // 2) * writes_each
     assert walk_chain().ok
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_repeats_and_replacements_of_a_last_write_wins_fact_never_deadlock(postgres_only):
+    """A merge locks the current value to update it; a new value supersedes the current
+    one, locking it after it has taken the audit chain's lock. Row locks come after the
+    chain's lock everywhere, so neither can hold what the other waits for."""
+    from apps.audit.verification import walk_chain
+
+    tenant = TenantFactory(slug="tenant-a", lww_key_patterns=["seat.*"])
+    key, _ = create_api_key(username="busy", tenant=tenant, actor="test-setup")
+    fact = remember_body(key="seat.preference", content={"text": "Window seat"})
+    remember(actor=key.user, payload=fact)
+    writers, writes_each = 4, 15
+    barrier = threading.Barrier(writers)
+    failures: list[BaseException] = []
+
+    def writer(number: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for n in range(writes_each):
+                if number % 2:  # a new value: supersedes whatever is current
+                    body = {**fact, "content": {"text": f"Aisle seat {number}-{n}"}}
+                else:  # the original value again: merged into it while it is current
+                    body = fact
+                remember(actor=key.user, payload=body)
+        except BaseException as exc:  # reported by the assertion below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer, args=(number,)) for number in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    current = MemoryItem.objects.filter(scope__tenant=tenant, key="seat.preference")
+    assert current.filter(status="active").count() == 1
+    assert walk_chain().ok
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_mixed_concurrent_workload_completes_without_deadlocks(postgres_only):
+    """Agents writing, repeating, replacing and contradicting facts, recalling them (whose
+    accesses are recorded), giving feedback and forgetting, all at once: every operation
+    completes and the audit chain stays intact."""
+    import random
+
+    from apps.audit.verification import walk_chain
+    from apps.memory.recall import recall_memories
+    from apps.memory.services import forget_item, give_feedback
+
+    tenant = TenantFactory(slug="tenant-a", lww_key_patterns=["seat.*"])
+    key, _ = create_api_key(username="busy", tenant=tenant, actor="test-setup")
+    agent = key.user
+    for scope in ("user:a", "user:b"):
+        remember(actor=agent, payload=remember_body(scope=scope, key="seat.pref"))
+        remember(actor=agent, payload=remember_body(scope=scope, key="diet"))
+    writers, operations_each = 4, 25
+    barrier = threading.Barrier(writers)
+    failures: list[BaseException] = []
+
+    def operate(number: int) -> None:
+        rng = random.Random(number)
+        try:
+            barrier.wait(timeout=10)
+            for n in range(operations_each):
+                scope = rng.choice(["user:a", "user:b"])
+                choice = rng.randrange(6)
+                if choice == 0:  # repeat the original (merge while current)
+                    remember(actor=agent, payload=remember_body(scope=scope, key="seat.pref"))
+                elif choice == 1:  # replace a last-write-wins value
+                    body = remember_body(scope=scope, key="seat.pref", content={"text": f"s{n}"})
+                    remember(actor=agent, payload=body)
+                elif choice == 2:  # contradict a reviewed key (conflict)
+                    body = remember_body(scope=scope, key="diet", content={"text": f"d{n}"})
+                    remember(actor=agent, payload=body)
+                elif choice == 3:  # recall; its accesses are recorded after commit
+                    recall_memories(actor=agent, tenant="tenant-a", scope_key=scope, query="seat")
+                elif choice == 4:
+                    item = MemoryItem.objects.filter(status="active").order_by("?").first()
+                    give_feedback(item_id=item.pk, signal="positive", actor=agent)
+                else:
+                    fresh = remember_body(scope=scope, content={"text": f"note {number}-{n}"})
+                    forget_item(item_id=remember(actor=agent, payload=fresh).item.pk, actor=agent)
+        except BaseException as exc:  # reported by the assertion below
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=operate, args=(number,)) for number in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    assert failures == []
+    for scope in ("a", "b"):
+        current = MemoryItem.objects.filter(
+            scope__external_id=scope, key="seat.pref", status="active"
+        )
+        assert current.count() == 1
+    assert walk_chain().ok

@@ -58,7 +58,9 @@ def test_clean_write_is_active_without_entry(agent):
     assert not QuarantineEntry.objects.exists()
 
 
-def test_corroborated_quarantined_fact_is_released_automatically(agent, settings):
+def test_corroborated_quarantined_fact_is_released_automatically(
+    agent, settings, django_capture_on_commit_callbacks
+):
     settings.MEMORY_CONSOLE_CORROBORATION_WRITES = 2
     settings.MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 1
     trusted = remember(actor=agent, payload=body(key="address.city", content={"text": "Paris"}))
@@ -77,9 +79,11 @@ def test_corroborated_quarantined_fact_is_released_automatically(agent, settings
     assert "behaviour" in entry.detectors
 
     for source in ("app-one@1", "app-two@1"):
-        remember(
-            actor=agent, payload=body(key="address.city", content={"text": "Lyon"}, source=source)
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            remember(
+                actor=agent,
+                payload=body(key="address.city", content={"text": "Lyon"}, source=source),
+            )
 
     entry.refresh_from_db()
     assert entry.status == EntryStatus.RELEASED

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.db.models import Count
 
 from apps.audit.models import Action
-from apps.audit.services import record
+from apps.audit.services import audited_change, record
 from apps.conflicts.models import Conflict, DetectedBy
 from apps.conflicts.policy import is_last_write_wins
 from apps.memory.models import MemoryItem, MemoryStatus, Tenant
@@ -118,7 +118,7 @@ def apply_conflict_policy(*, item_id: Any, actor: Any) -> str:
     Returns "superseded" (LWW: older values superseded), "conflict" (the item now waits
     for review) or "none".
     """
-    with transaction.atomic():
+    with audited_change():
         item = MemoryItem.objects.select_related("tenant").get(pk=item_id)
         if not item.key:
             return "none"
@@ -217,7 +217,7 @@ def detect_conflicts(
     tenants = {t.pk: t for t in Tenant.objects.filter(pk__in={g["tenant_id"] for g in groups})}
     for group in groups:
         report.groups += 1
-        with transaction.atomic():
+        with audited_change():
             _settle_group(
                 tenant=tenants[group["tenant_id"]],
                 scope_id=group["scope_id"],

@@ -7,9 +7,8 @@ never archived, so the operation is its own inverse.
 
 from typing import Any
 
-from django.db import transaction
-
 from apps.audit.models import Action
+from apps.audit.services import audited_change
 from apps.conflicts.services.detection import supersede_items
 from apps.conflicts.services.errors import NotSuperseded
 from apps.memory.models import MemoryItem, MemoryStatus
@@ -18,7 +17,7 @@ from apps.memory.services import update_item
 
 def reinstate_item(*, item_id: Any, actor: Any, reason: str = "") -> MemoryItem:
     """Bring a superseded memory back; whatever replaced it is superseded by it in turn."""
-    with transaction.atomic():
+    with audited_change():
         item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if item.status != MemoryStatus.SUPERSEDED:
             raise NotSuperseded(

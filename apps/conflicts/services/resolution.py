@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.audit.models import Action
-from apps.audit.services import record
+from apps.audit.services import audited_change, record
 from apps.conflicts.models import Conflict, ConflictStatus, Resolution
 from apps.conflicts.services.errors import (
     AlreadyResolved,
@@ -105,7 +105,7 @@ def resolve_conflict(
         ) from None
     merged = parse_merged_content(content) if resolution == Resolution.MERGE else None
     reason = (reason or "").strip()
-    with transaction.atomic():
+    with audited_change():
         claimed = Conflict.objects.filter(pk=conflict_id, status=ConflictStatus.OPEN).update(
             status=ConflictStatus.RESOLVED,
             resolution=resolution,
@@ -188,7 +188,7 @@ def resolution_touches(conflict: Conflict) -> dict[Any, tuple[int, int]]:
 
 def revert_resolution(*, conflict_id: int, actor: Any, reason: str = "") -> Conflict:
     """Undo a resolution: each touched item returns to its version before it; reopen."""
-    with transaction.atomic():
+    with audited_change():
         conflict = Conflict.objects.select_for_update(no_key=True).get(pk=conflict_id)
         if conflict.status != ConflictStatus.RESOLVED:
             raise NotResolved(f"Conflict {conflict_id} is open; there is no resolution to undo.")
