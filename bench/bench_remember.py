@@ -44,6 +44,10 @@ def use_production_settings() -> None:
     }
     for name, value in throwaway.items():
         os.environ.setdefault(name, value)
+    # The API phase posts through Django's test client: its host, and a key budget that
+    # the benchmark does not exhaust (the throttle still runs and is measured).
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("MEMORY_CONSOLE_API_KEY_RATE", "1000000/min")
 
 
 if "--debug" not in sys.argv:
@@ -86,24 +90,56 @@ def payload(n: int, scopes: int, rng: random.Random, run: int = 0) -> dict:
 CORE_STAGES = ["apps.memory.gate.stages.ValidateStage", "apps.memory.gate.stages.DedupeStage"]
 
 
+def api_writer(plaintext_key: str):
+    """A function posting one body to `POST /api/v1/memories/` in-process (middleware,
+    authentication, throttling, parsing, the view and rendering; no network)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {plaintext_key}")
+
+    def post(body: dict) -> tuple[bool, str]:
+        response = client.post("/api/v1/memories/", body, format="json", secure=True)
+        if response.status_code not in (200, 201):
+            raise SystemExit(f"POST answered {response.status_code}: {response.content[:200]}")
+        answer = response.json()
+        return answer["merged"], answer["status"]
+
+    return post
+
+
 def write_share(
-    *, agent, key_prefix: str, numbers: range, scopes: int, seed: int, latencies: list, outcomes
+    *,
+    agent,
+    key_prefix: str,
+    numbers: range,
+    scopes: int,
+    seed: int,
+    latencies: list,
+    outcomes,
+    plaintext_key: str = "",
 ) -> None:
-    """One thread's writes: time each remember() call and tally what it produced."""
+    """One thread's writes: time each remember() call (or API request, given a key) and
+    tally what it produced."""
     from django.db import connection as thread_connection
 
     from apps.memory.services import remember
 
+    def call_remember(body: dict) -> tuple[bool, str]:
+        result = remember(actor=agent, payload=body, api_key_prefix=key_prefix)
+        return result.merged, result.status
+
+    write = api_writer(plaintext_key) if plaintext_key else call_remember
     rng = random.Random(seed)
     try:
         for n in numbers:
             body = payload(n, scopes, rng, run=seed)
             t0 = time.perf_counter()
-            result = remember(actor=agent, payload=body, api_key_prefix=key_prefix)
+            merged, status = write(body)
             latencies.append((time.perf_counter() - t0) * 1000)
-            if result.merged:
+            if merged:
                 outcomes["merged"] += 1
-            elif result.status == "active":
+            elif status == "active":
                 outcomes["created"] += 1
             else:
                 outcomes["held"] += 1
@@ -113,10 +149,18 @@ def write_share(
 
 
 def run_phase(
-    *, name: str, agent, key_prefix: str, writes: int, scopes: int, seed: int, threads: int = 1
+    *,
+    name: str,
+    agent,
+    key_prefix: str,
+    writes: int,
+    scopes: int,
+    seed: int,
+    threads: int = 1,
+    plaintext_key: str = "",
 ) -> None:
-    """Time `writes` calls of remember() with the configured stages, spread over `threads`
-    threads of this process (each thread its own connection); report them."""
+    """Time `writes` calls of remember() (or API requests, given a key) with the configured
+    stages, spread over `threads` threads of this process (each its own connection)."""
     from apps.memory.gate import configured_stages
 
     latencies: list[float] = []  # list.append is atomic; the tallies are per thread
@@ -133,6 +177,7 @@ def run_phase(
             seed=seed,
             latencies=latencies,
             outcomes=tallies[0],
+            plaintext_key=plaintext_key,
         )
     else:
         workers = [
@@ -146,6 +191,7 @@ def run_phase(
                     "seed": seed * 100 + index,
                     "latencies": latencies,
                     "outcomes": tallies[index],
+                    "plaintext_key": plaintext_key,
                 },
             )
             for index, share in enumerate(shares)
@@ -164,7 +210,8 @@ def run_phase(
     rate = writes / elapsed
     p50, p95, p99 = (percentile(latencies, f) for f in (0.50, 0.95, 0.99))
     stages = ", ".join(stage.name for stage in configured_stages())
-    print(f"{name}: remember() in one process, {threads} thread(s)")
+    what = "POST /api/v1/memories/ (in-process client)" if plaintext_key else "remember()"
+    print(f"{name}: {what} in one process, {threads} thread(s)")
     print(f"  stages          {stages}")
     print(f"  database        {connection.vendor} ({connection.settings_dict['NAME']})")
     print(f"  settings        DEBUG={'on' if settings.DEBUG else 'off'}")
@@ -193,11 +240,12 @@ def main() -> None:
     parser.add_argument("--debug", action="store_true", help="measure with DEBUG on")
     parser.add_argument(
         "--phase",
-        choices=["all", "gate", "threads", "core"],
+        choices=["all", "gate", "threads", "api", "core"],
         default="all",
         help="gate: every configured stage, one thread; threads: the same on --threads "
-        "threads; core: validate + dedupe only (the memory app's own cost, without the "
-        "quarantine/sensitive/conflict stages).",
+        "threads; api: the whole request through the API on one thread; core: validate + "
+        "dedupe only (the memory app's own cost, without the quarantine/sensitive/conflict "
+        "stages).",
     )
     args = parser.parse_args()
 
@@ -210,9 +258,8 @@ def main() -> None:
 
     tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})
     MemoryItem.objects.filter(tenant=tenant).delete()
-    key = AgentAPIKey.objects.filter(user__username="bench-agent", revoked=False).first()
-    if key is None:
-        key, _ = create_api_key(username="bench-agent", tenant=tenant, actor="bench")
+    AgentAPIKey.objects.filter(user__username="bench-agent", revoked=False).update(revoked=True)
+    key, plaintext_key = create_api_key(username="bench-agent", tenant=tenant, actor="bench")
     agent = key.user
     warm = random.Random(7)
     for n in range(args.warmup):
@@ -222,11 +269,12 @@ def main() -> None:
 
     full_gate = list(settings.MEMORY_CONSOLE_GATE_STAGES)
     phases = {
-        "gate": ("remember", full_gate, 1),
-        "threads": (f"remember_{args.threads}_threads", full_gate, args.threads),
-        "core": ("remember_core_stages", CORE_STAGES, 1),
+        "gate": ("remember", full_gate, 1, ""),
+        "threads": (f"remember_{args.threads}_threads", full_gate, args.threads, ""),
+        "api": ("remember_api", full_gate, 1, plaintext_key),
+        "core": ("remember_core_stages", CORE_STAGES, 1, ""),
     }
-    for phase, (name, stages, threads) in phases.items():
+    for phase, (name, stages, threads, api_key) in phases.items():
         if args.phase not in ("all", phase):
             continue
         settings.MEMORY_CONSOLE_GATE_STAGES = stages
@@ -239,6 +287,7 @@ def main() -> None:
             scopes=args.scopes,
             seed=len(name),
             threads=threads,
+            plaintext_key=api_key,
         )
 
 

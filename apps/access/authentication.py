@@ -13,6 +13,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from apps.access.models import AgentAPIKey
+from apps.access.selectors import in_admin_group, note_admin_membership
 
 KEYWORD = "Api-Key"
 # Writing last_used_at on every request would turn each read into a write; once a minute
@@ -43,13 +44,19 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
         if not plaintext or " " in plaintext:
             raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
         prefix = plaintext.partition(".")[0]
+        # One query answers everything a request asks of its agent later: the account
+        # (audit events name it) and whether it is an admin (grant checks).
         key = (
-            AgentAPIKey.objects.select_related("user").filter(prefix=prefix, revoked=False).first()
+            AgentAPIKey.objects.select_related("user", "user__service_account")
+            .annotate(user_is_admin=in_admin_group("user"))
+            .filter(prefix=prefix, revoked=False)
+            .first()
         )
         if key is None or key.has_expired or not key.is_valid(plaintext):
             raise exceptions.AuthenticationFailed("Invalid, revoked or expired API key.")
         if not key.user.is_active:
             raise exceptions.AuthenticationFailed("The key's service account is disabled.")
+        note_admin_membership(key.user, key.user_is_admin)
         touch_last_used(key)
         return key.user, key
 

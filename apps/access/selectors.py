@@ -6,7 +6,8 @@ done in SQL with `IN (subquery)` over the direct-FK permission tables, never per
 Superusers and members of the admin group see every tenant.
 """
 
-from django.db.models import Q, QuerySet
+from django.contrib.auth.models import Group
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from apps.access.models import (
     ScopeGroupObjectPermission,
@@ -28,6 +29,17 @@ def has_global_access(user) -> bool:
         cached = user.groups.filter(name=Role.ADMIN).exists()
         user._mc_is_admin = cached
     return cached
+
+
+def in_admin_group(user_field: str) -> Exists:
+    """An annotation for has_global_access's group rule, so a query that loads a user
+    (e.g. with its API key) answers it too; pass the result to note_admin_membership."""
+    return Exists(Group.objects.filter(name=Role.ADMIN, user=OuterRef(user_field)))
+
+
+def note_admin_membership(user, is_admin: bool) -> None:
+    """Tell has_global_access what an in_admin_group annotation found (no second query)."""
+    user._mc_is_admin = bool(is_admin)
 
 
 def _grants_of(model, user) -> QuerySet:

@@ -111,6 +111,27 @@ def test_agent_key_acts_as_its_service_account(tenant_a, tenant_b):
     assert event.metadata["api_key"] == key.prefix
 
 
+def test_an_agent_in_the_admin_group_writes_to_any_tenant_and_others_do_not(tenant_a, tenant_b):
+    """Authentication learns the admin flag with the key (one query) and grant checks use
+    it: an admin agent's key reaches tenant B, a tenant-A agent's key does not."""
+    from django.contrib.auth.models import Group
+
+    from apps.access.roles import Role
+
+    admin_key, admin_plaintext = create_api_key(username="agent-admin", tenant=tenant_a, actor="o")
+    admin_key.user.groups.add(Group.objects.get_or_create(name=Role.ADMIN)[0])
+    _, plain_plaintext = create_api_key(username="agent-a", tenant=tenant_a, actor="o")
+    body = {
+        "tenant": "tenant-b",
+        "scope": "user:u_9",
+        "memory_type": "semantic",
+        "content": {"text": "likes tea"},
+        "source": "test",
+    }
+    assert agent_client(admin_plaintext).post(LIST_URL, body, format="json").status_code == 201
+    assert agent_client(plain_plaintext).post(LIST_URL, body, format="json").status_code == 404
+
+
 def test_console_session_still_authenticates_with_csrf(tenant_a, operator_a):
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(operator_a)

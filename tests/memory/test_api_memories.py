@@ -58,6 +58,30 @@ def test_remember_duplicate_answers_200_merged(api_a):
     assert response.json()["id"] == first["id"] and response.json()["merged"] is True
 
 
+def test_remember_costs_a_fixed_number_of_statements(api_a, django_assert_num_queries):
+    """Authentication loads the key, its account and admin flag at once; the gate then
+    resolves the scope, takes the dedupe lock, looks for a twin, inserts item, version
+    and audit event (chain head read under its lock). The answer needs no second read."""
+    write(api_a, content={"text": "the scope exists now"})
+    with django_assert_num_queries(10):  # 8 statements + the test's savepoint and release
+        response = api_a.post(LIST, remember_body(content={"text": "a new fact"}), format="json")
+    assert response.status_code == 201
+    assert response.json()["scope"] == remember_body()["scope"]
+    assert response.json()["tenant"] == "tenant-a"
+
+
+def test_a_merge_answers_from_the_merged_row(api_a):
+    first = write(api_a, content={"text": "Window seat", "extra": 1})
+    response = api_a.post(
+        LIST, remember_body(content={"extra": 1, "text": "Window seat"}), format="json"
+    )
+    merged = response.json()
+    assert merged["merged"] is True and merged["id"] == first["id"]
+    assert merged["version"] == 2 and merged["access_count"] == 1
+    assert merged["scope"] == remember_body()["scope"]
+    assert api_a.get(f"{LIST}{first['id']}/").json()["version"] == 2
+
+
 def test_remember_bad_input_is_400_with_field_messages(api_a):
     response = api_a.post(LIST, remember_body(importance=3, memory_type="x"), format="json")
     error = assert_error(response, 400, "invalid")

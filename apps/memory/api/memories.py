@@ -198,10 +198,11 @@ class MemoryViewSet(
         result = remember(
             actor=request.user, payload=request.data, api_key_prefix=api_key_prefix(request)
         )
-        item = MemoryItem.objects.select_related("tenant", "scope").get(pk=result.item.pk)
+        # The gate's item is the stored row, with its tenant (and, when new, its scope)
+        # loaded: no second read.
         context = {**self.get_serializer_context(), "merged": result.merged}
         return Response(
-            RememberResponseSerializer(item, context=context).data,
+            RememberResponseSerializer(result.item, context=context).data,
             status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED,
         )
 
