@@ -53,6 +53,7 @@ class Action(models.TextChoices):
     QUARANTINE_ESCALATED = "quarantine.escalated", "Escalated to compliance"
     QUARANTINE_AUTO_RELEASED = "quarantine.auto_released", "Released by corroboration"
     QUARANTINE_BLAST_RADIUS = "quarantine.blast_radius", "Blast-radius action"
+    QUARANTINE_WITHDRAWN = "quarantine.withdrawn", "Withdrawn: the memory was forgotten"
     CONFLICT_OPENED = "conflict.opened", "Conflict opened"
     CONFLICT_RESOLVED = "conflict.resolved", "Conflict resolved"
     CONFLICT_REVERTED = "conflict.reverted", "Conflict resolution undone"

@@ -16,7 +16,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory.content import content_hash, render_text
-from apps.memory.gate import Draft, GateRejected, configured_stages
+from apps.memory.gate import Draft, GateRejected, configured_stages, run_hooks
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.scoring import compute_archive_due_at, default_half_life, penalise, reinforce
 
@@ -314,13 +314,15 @@ def forget_item(*, item_id: Any, actor: Any) -> MemoryItem:
         item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
         if item.status in (MemoryStatus.ARCHIVED, MemoryStatus.REJECTED):
             return item
-        return update_item(
+        forgotten = update_item(
             item_id=item_id,
             changes={"status": MemoryStatus.ARCHIVED},
             actor=actor,
             action=Action.MEMORY_FORGOTTEN,
             audit_data={"from_status": item.status},
         )
+        run_hooks("MEMORY_CONSOLE_AFTER_FORGET_HOOKS", item_id=item_id, actor=actor)
+    return forgotten
 
 
 class FeedbackSignal(models.TextChoices):

@@ -17,6 +17,7 @@ class EntryStatus(models.TextChoices):
     RELEASED = "released", "Released"
     REJECTED = "rejected", "Rejected (deleted)"
     ESCALATED = "escalated", "Escalated to compliance"
+    WITHDRAWN = "withdrawn", "Withdrawn (forgotten by its agent)"
 
 
 class QuarantineEntry(models.Model):

@@ -176,6 +176,40 @@ def _activate(
     resume_after_release(item_id=entry.item_id, actor=actor)
 
 
+def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
+    """Close the open entries of an item its agent forgot (a forget hook): a reviewer
+    must not release a forgotten memory back into recall. Returns how many closed."""
+    with audited_change():
+        entries = list(
+            QuarantineEntry.objects.select_for_update(no_key=True).filter(
+                item_id=item_id, status__in=OPEN_STATUSES
+            )
+        )
+        for entry in entries:
+            entry.status = EntryStatus.WITHDRAWN
+            entry.decided_by = None if isinstance(actor, str) else actor
+            entry.decided_by_label = _actor_label(actor)[:150]
+            entry.decided_at = timezone.now()
+            entry.decision_reason = "The memory was forgotten by its agent."
+            entry.save(
+                update_fields=[
+                    "status",
+                    "decided_by",
+                    "decided_by_label",
+                    "decided_at",
+                    "decision_reason",
+                ]
+            )
+            record(
+                actor=actor,
+                action=Action.QUARANTINE_WITHDRAWN,
+                target=entry,
+                tenant=entry.tenant_id,
+                scope=entry.scope_id,
+            )
+    return len(entries)
+
+
 def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     """Delete the quarantined memory and its history; the entry stays, without content."""
     reason = _clean_reason(reason)

@@ -63,11 +63,20 @@ def configured_stages() -> tuple[Stage, ...]:
     return tuple(import_string(path)() for path in settings.MEMORY_CONSOLE_GATE_STAGES)
 
 
+def run_hooks(setting: str, *, item_id: Any, actor: Any) -> None:
+    """Call each function named in the setting with the item and actor, in order.
+
+    Hooks let the apps built on `memory` react to its state changes (conflicts to a
+    release, quarantine to a forget) without `memory` importing them.
+    """
+    for path in getattr(settings, setting):
+        import_string(path)(item_id=item_id, actor=actor)
+
+
 def resume_after_release(*, item_id: Any, actor: Any) -> None:
     """Apply the checks a held write skipped (e.g. conflicts) once a reviewer releases it.
 
     Quarantined drafts stop before the conflict stage, so the hooks named in
     settings.MEMORY_CONSOLE_AFTER_RELEASE_HOOKS run when the item becomes active.
     """
-    for path in settings.MEMORY_CONSOLE_AFTER_RELEASE_HOOKS:
-        import_string(path)(item_id=item_id, actor=actor)
+    run_hooks("MEMORY_CONSOLE_AFTER_RELEASE_HOOKS", item_id=item_id, actor=actor)
