@@ -306,6 +306,8 @@ MEMORY_CONSOLE_GATE_STAGES = [
 ]
 # Run on an item released from quarantine: the stages its held write skipped.
 MEMORY_CONSOLE_AFTER_RELEASE_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
+# Run after an edit gives an active item a new value or key (the conflict policy again).
+MEMORY_CONSOLE_AFTER_EDIT_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
 # Run when an agent forgets an item: a held one leaves the review queue for good.
 MEMORY_CONSOLE_AFTER_FORGET_HOOKS = ["apps.quarantine.services.withdraw_forgotten"]
 # Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.

@@ -302,7 +302,13 @@ def patch_item(
         )
         for callback in callbacks:
             callback(item)
-        if callbacks:
+        moved_on = bool(callbacks)
+        if {"key", "content"} & changes.keys() and item.key and item.status == MemoryStatus.ACTIVE:
+            # A new value (or key) is checked against the other values of its key like a
+            # new write: last-write-wins keys supersede them, others wait for review.
+            run_hooks("MEMORY_CONSOLE_AFTER_EDIT_HOOKS", item_id=item.pk, actor=actor)
+            moved_on = True
+        if moved_on:
             item.refresh_from_db()
     return item
 

@@ -143,3 +143,37 @@ def test_policy_applies_to_an_item_released_from_quarantine(tenant_a, key, outco
     released.refresh_from_db()
     assert released.status == status
     assert apply_conflict_policy(item_id=released.pk, actor="quarantine") == "none"
+
+
+def test_an_edit_that_contradicts_another_value_of_its_key_waits_for_review(tenant_a):
+    """PATCH runs the conflict policy too: giving an item the key of another active value
+    holds it as pending_review with a conflict, as a new write would be."""
+    from apps.conflicts.models import Conflict
+    from apps.memory.services import patch_item
+
+    scope = ScopeFactory(tenant=tenant_a)
+    established = fact(scope, "diet", {"text": "vegetarian"})
+    other = fact(scope, "", {"text": "eats fish"})
+    edited = patch_item(
+        item_id=other.pk, changes={"key": "diet"}, actor="agent-test", expected_version=1
+    )
+    assert edited.status == MemoryStatus.PENDING_REVIEW
+    conflict = Conflict.objects.get()
+    assert (conflict.existing_item_id, conflict.incoming_item_id) == (established.pk, other.pk)
+
+
+def test_an_edit_of_a_last_write_wins_value_supersedes_the_other_values(tenant_a):
+    from apps.memory.services import patch_item
+
+    scope = ScopeFactory(tenant=tenant_a)
+    older = fact(scope, "address.city", {"city": "Shanghai"})  # two values, as an import
+    newer = fact(scope, "address.city", {"city": "Beijing"})  # without the gate leaves them
+    edited = patch_item(
+        item_id=newer.pk,
+        changes={"content": {"city": "Hangzhou"}},
+        actor="agent-test",
+        expected_version=1,
+    )
+    assert edited.status == MemoryStatus.ACTIVE
+    older.refresh_from_db()
+    assert older.status == MemoryStatus.SUPERSEDED and older.superseded_by_id == edited.pk
