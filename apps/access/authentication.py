@@ -32,6 +32,14 @@ def touch_last_used(key: AgentAPIKey) -> None:
     key.last_used_at = now
 
 
+# One query answers everything a request asks of its agent later: the account (audit
+# events name it) and whether it is an admin (grant checks). Built once; each request
+# only adds its filter.
+_KEYS_WITH_THEIR_AGENT = AgentAPIKey.objects.select_related(
+    "user", "user__service_account"
+).annotate(user_is_admin=in_admin_group("user"))
+
+
 class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
     """Authenticate `Authorization: Api-Key <prefix>.<secret>` against the hashed keys."""
 
@@ -44,14 +52,7 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
         if not plaintext or " " in plaintext:
             raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
         prefix = plaintext.partition(".")[0]
-        # One query answers everything a request asks of its agent later: the account
-        # (audit events name it) and whether it is an admin (grant checks).
-        key = (
-            AgentAPIKey.objects.select_related("user", "user__service_account")
-            .annotate(user_is_admin=in_admin_group("user"))
-            .filter(prefix=prefix, revoked=False)
-            .first()
-        )
+        key = _KEYS_WITH_THEIR_AGENT.filter(prefix=prefix, revoked=False).first()
         if key is None or key.has_expired or not key.is_valid(plaintext):
             raise exceptions.AuthenticationFailed("Invalid, revoked or expired API key.")
         if not key.user.is_active:
