@@ -1,9 +1,9 @@
 """Benchmark: remember through the whole gate, in one process (target ≥ 300 writes/s).
 
-Run on a PostgreSQL benchmark database:
+Run on a PostgreSQL benchmark database (or through `bench/run.py --only remember`):
     createdb -h 127.0.0.1 -U postgres mc_bench_api
-    DEBUG=true DATABASE_URL=postgres://postgres@127.0.0.1:5432/mc_bench_api \
-        .venv/bin/python bench/bench_remember.py [--writes 3000] [--scopes 200]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/mc_bench_api \
+        .venv/bin/python bench/bench_remember.py [--phase gate] [--writes 3000] [--threads 4]
 
 Every write goes through apps.memory.services.remember: validation, sensitive data,
 injection, dedupe, conflict, then item + version + audit event in one transaction,
@@ -12,9 +12,10 @@ earlier memory, so the dedupe path is measured too.
 
 The process runs with production settings (DEBUG off, so no query log; throwaway keys
 unless the environment gives real ones); `--debug` measures with DEBUG on instead.
-Phases: the whole gate on one thread, the same with `--threads` threads in this one
-process (each its own connection, as a threaded app server runs), and the memory
-app's own stages alone.
+Phases: the whole gate on one thread; the same with `--threads` threads in this one
+process (each its own connection, as a threaded app server runs); the whole request
+through `POST /api/v1/memories/` with Django's in-process client; and the memory app's
+own stages alone.
 """
 
 import argparse
