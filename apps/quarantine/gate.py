@@ -15,14 +15,7 @@ from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
 from apps.quarantine.behaviour import behaviour_findings, strongest_scores
-from apps.quarantine.detectors import (
-    Assessment,
-    Finding,
-    assess,
-    combine,
-    is_suspicious,
-    weight_by_source,
-)
+from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
 from apps.quarantine.services import TRUSTED_CORROBORATION_KINDS, corroborate, flag_item
 
 
@@ -60,11 +53,9 @@ def _signals_could_tip(text_assessment: Assessment, *, source_kind: str, key: st
     When they could not (a trusted source, clean text), their queries are skipped: the
     verdict is the same, and the findings of a write that is not held are not kept.
     """
-    strongest = [
-        Finding(detector="behaviour", category="bound", reason="", score=score)
-        for score in strongest_scores(key=key or "")
-    ]
-    return is_suspicious(_with_signals(text_assessment, strongest, source_kind=source_kind))
+    scores = [finding.score for finding in text_assessment.findings]
+    bound = weight_by_source(combine([*scores, *strongest_scores(key=key or "")]), source_kind)
+    return is_suspicious(Assessment(score=round(bound, 4), findings=()))
 
 
 class InjectionStage:

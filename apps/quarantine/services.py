@@ -180,25 +180,17 @@ def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
     """Close the open entries of an item its agent forgot (a forget hook): a reviewer
     must not release a forgotten memory back into recall. Returns how many closed."""
     with audited_change():
-        entries = list(
-            QuarantineEntry.objects.select_for_update(no_key=True).filter(
-                item_id=item_id, status__in=OPEN_STATUSES
-            )
+        open_ids = list(
+            QuarantineEntry.objects.filter(item_id=item_id, status__in=OPEN_STATUSES)
+            .order_by("pk")
+            .values_list("pk", flat=True)
         )
-        for entry in entries:
-            entry.status = EntryStatus.WITHDRAWN
-            entry.decided_by = None if isinstance(actor, str) else actor
-            entry.decided_by_label = _actor_label(actor)[:150]
-            entry.decided_at = timezone.now()
-            entry.decision_reason = "The memory was forgotten by its agent."
-            entry.save(
-                update_fields=[
-                    "status",
-                    "decided_by",
-                    "decided_by_label",
-                    "decided_at",
-                    "decision_reason",
-                ]
+        for entry_id in open_ids:
+            entry = _claim(
+                entry_id=entry_id,
+                actor=actor,
+                reason="The memory was forgotten by its agent.",
+                to_status=EntryStatus.WITHDRAWN,
             )
             record(
                 actor=actor,
@@ -207,7 +199,7 @@ def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
                 tenant=entry.tenant_id,
                 scope=entry.scope_id,
             )
-    return len(entries)
+    return len(open_ids)
 
 
 def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
