@@ -32,6 +32,7 @@ from apps.audit.verification import (
     stored_hash_at,
     walk_chain,
 )
+from memory_console.db import insert_rows
 
 __all__ = [
     "GENESIS_HASH",
@@ -170,7 +171,7 @@ def record(
             prev_hash=head_hash,
         )
         event.hash = chain_hash(event.prev_hash, event)
-        event.save(force_insert=True)
+        insert_rows(event)
     return event
 
 

@@ -19,6 +19,7 @@ from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected, configured_stages, run_hooks
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.scoring import compute_archive_due_at, default_half_life, penalise, reinforce
+from memory_console.db import insert_rows
 
 # Fields whose change moves the instant the item decays below the threshold.
 _SCORING_FIELDS = {"importance", "half_life_days", "last_access_at"}
@@ -42,9 +43,9 @@ def refresh_archive_due_at(item: MemoryItem) -> None:
     )
 
 
-def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> None:
-    """Store the item as it now stands, under its current version number."""
-    MemoryVersion.objects.create(
+def version_of(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> MemoryVersion:
+    """The history row of the item as it now stands, under its current version (unsaved)."""
+    return MemoryVersion(
         item=item,
         version=item.version,
         content=item.content,
@@ -57,6 +58,11 @@ def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: st
         reference=reference,
         changed_by=actor if getattr(actor, "pk", None) else None,
     )
+
+
+def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> None:
+    """Store the item as it now stands, under its current version number."""
+    insert_rows(version_of(item=item, change=change, actor=actor, reference=reference))
 
 
 def create_item(
@@ -77,8 +83,8 @@ def create_item(
             item.text = render_text(item.content)
         item.content_hash = item.content_hash or content_hash(item.content)
         refresh_archive_due_at(item)
-        item.save(force_insert=True)
-        snapshot_version(item=item, change=action, actor=actor, reference=reference)
+        # The item and its first version in one statement (one round trip).
+        insert_rows(item, version_of(item=item, change=action, actor=actor, reference=reference))
         record(
             actor=actor,
             action=action,

@@ -1,10 +1,11 @@
 """Writers racing on PostgreSQL: optimistic locking, dedupe, and no deadlocks under load."""
 
 import threading
+import time
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from apps.access.api_keys import create_api_key
 from apps.audit.verification import walk_chain
@@ -72,6 +73,48 @@ def test_the_same_memory_written_twice_at_once_is_stored_once(postgres_only):
     assert run_at_once(post, workers=2) == []
     assert sorted(statuses) == [200, 201]
     assert MemoryItem.objects.filter(text=remember_body()["content"]["text"]).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_repeat_queued_behind_its_original_merges_into_it(postgres_only):
+    """The twin lookup runs once the dedupe lock is granted, with a fresh snapshot: a repeat
+    that waited for its original's transaction sees the committed original and merges.
+    (A lookup sharing one statement with the lock would keep the snapshot taken before
+    the wait and insert a twin.)"""
+    tenant = TenantFactory(slug="tenant-a")
+    key, _ = create_api_key(username="twin", tenant=tenant, actor="test-setup")
+    agent = key.user
+    remember(actor=agent, payload=remember_body(content={"text": "warm-up"}))  # scope exists
+    original_uncommitted = threading.Event()
+    results: dict[str, object] = {}
+
+    def write(number: int) -> None:
+        if number == 0:
+            with transaction.atomic():
+                results["original"] = remember(actor=agent, payload=remember_body())
+                original_uncommitted.set()
+                wait_for_a_blocked_advisory_lock()
+        else:
+            assert original_uncommitted.wait(timeout=10)
+            results["repeat"] = remember(actor=agent, payload=remember_body())
+
+    assert run_at_once(write, workers=2) == []
+    assert results["repeat"].merged
+    assert results["repeat"].item.pk == results["original"].item.pk
+    assert MemoryItem.objects.filter(text=remember_body()["content"]["text"]).count() == 1
+
+
+def wait_for_a_blocked_advisory_lock(timeout: float = 10) -> None:
+    """Poll pg_locks until some session waits for an advisory lock."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            if cursor.fetchone():
+                return
+            time.sleep(0.01)
+    raise AssertionError("the repeat never queued for the dedupe lock")
 
 
 @pytest.mark.postgres

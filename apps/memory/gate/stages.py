@@ -338,29 +338,35 @@ def field_messages(errors) -> dict[str, list[str]]:
 # First key of the two-int advisory locks that serialise identical writes ("MCDP").
 _DEDUPE_LOCK_NAMESPACE = 0x4D434450
 
-
-def serialise_same_content(*, scope_id: int, digest: str) -> None:
-    """Make two concurrent writes of the same content to one scope take turns (PostgreSQL),
-    so a client retry racing its original merges instead of inserting a twin. The lock
-    lasts until the surrounding transaction ends."""
-    if connection.vendor != "postgresql":
-        return  # SQLite serialises writers already
-    key = int.from_bytes(hashlib.sha256(f"{scope_id}:{digest}".encode()).digest()[:4], "big")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s, %s)", [_DEDUPE_LOCK_NAMESPACE, key - 2**31]
-        )
-
-
-# The oldest active item of the scope with this content. Hand-written because it runs on
-# every write and the ORM's per-call query building cost more than the query itself
-# (index mem_scope_hash); a test compares it with the equivalent queryset.
+# The oldest active item of the scope with this content (index mem_scope_hash). On
+# PostgreSQL, memory_lock_and_find_twin (migration memory.0006) runs the same query after
+# taking the dedupe lock; test_gate compares the answer with the equivalent queryset.
 _OLDEST_ACTIVE_TWIN_SQL = f"""
     SELECT id, importance, access_count FROM {MemoryItem._meta.db_table}
     WHERE scope_id = %s AND content_hash = %s AND status = %s
     ORDER BY created_at
     LIMIT 1
 """  # noqa: S608 - the only interpolation is the model's own table name
+_LOCK_AND_FIND_TWIN_SQL = "SELECT * FROM memory_lock_and_find_twin(%s, %s, %s, %s, %s)"
+
+
+def find_twin_in_turn(*, scope_id: int, digest: str) -> tuple[Any, float, int] | None:
+    """(id, importance, access_count) of the oldest active item of the scope with this
+    content, or None; concurrent writes of the same content to one scope take turns.
+
+    On PostgreSQL the lookup waits for a transaction-long advisory lock on (scope,
+    content), all in one round trip, so a client retry racing its original merges
+    instead of inserting a twin. SQLite serialises writers already.
+    """
+    if connection.vendor == "postgresql":
+        key = int.from_bytes(hashlib.sha256(f"{scope_id}:{digest}".encode()).digest()[:4], "big")
+        sql = _LOCK_AND_FIND_TWIN_SQL
+        params = [_DEDUPE_LOCK_NAMESPACE, key - 2**31, scope_id, digest, MemoryStatus.ACTIVE]
+    else:
+        sql, params = _OLDEST_ACTIVE_TWIN_SQL, [scope_id, digest, MemoryStatus.ACTIVE]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
 
 
 class DedupeStage:
@@ -373,10 +379,7 @@ class DedupeStage:
             return  # a held write never merges into (and so never vouches for) an active one
         values = draft.values
         digest = values.get("content_hash") or content_hash(values["content"])
-        serialise_same_content(scope_id=draft.scope.pk, digest=digest)
-        with connection.cursor() as cursor:
-            cursor.execute(_OLDEST_ACTIVE_TWIN_SQL, [draft.scope.pk, digest, MemoryStatus.ACTIVE])
-            existing = cursor.fetchone()
+        existing = find_twin_in_turn(scope_id=draft.scope.pk, digest=digest)
         if existing is None:
             return
         existing_id, existing_importance, existing_access_count = existing

@@ -1,0 +1,84 @@
+"""insert_rows: new rows as Model.save() would store them, related rows in one statement."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from apps.memory.models import MemoryItem, MemoryVersion
+from apps.memory.services import version_of
+from memory_console.db import insert_rows
+from tests.factories import ScopeFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def unsaved_item(**overrides) -> MemoryItem:
+    """Every kind of column the item has: JSON, binary, UUID key, foreign keys, dates."""
+    scope = ScopeFactory()
+    fields = {
+        "tenant": scope.tenant,
+        "scope": scope,
+        "memory_type": "semantic",
+        "content": {"text": "Prefers 靠窗 seats", "nested": {"n": [1, 2.5, None, True]}},
+        "text": "Prefers 靠窗 seats",
+        "content_hash": "ab" * 32,
+        "created_by": UserFactory(),
+        "embedding": b"\x00\x01\xfe\xff",
+        "last_access_at": datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=UTC),
+    }
+    return MemoryItem(**{**fields, **overrides})
+
+
+def stored(model, pk) -> dict:
+    return model.objects.filter(pk=pk).values().get()
+
+
+def test_a_row_is_stored_as_model_save_stores_it():
+    by_insert, by_save = unsaved_item(), unsaved_item()
+    insert_rows(by_insert)
+    by_save.save(force_insert=True)
+    mine, theirs = stored(MemoryItem, by_insert.pk), stored(MemoryItem, by_save.pk)
+    differ = {"id", "tenant_id", "scope_id", "created_by_id", "created_at", "updated_at"}
+    assert {k: v for k, v in mine.items() if k not in differ} == {
+        k: v for k, v in theirs.items() if k not in differ
+    }
+    assert bytes(mine["embedding"]) == b"\x00\x01\xfe\xff"
+    # auto_now fields are filled on the instance as save() fills them.
+    assert mine["created_at"] == by_insert.created_at and by_insert.updated_at is not None
+
+
+def test_an_item_and_its_first_version_go_in_one_statement_on_postgresql(
+    django_assert_num_queries,
+):
+    item = unsaved_item()
+    version = version_of(item=item, change="memory.created", actor=None)
+    statements = 1 if connection.vendor == "postgresql" else 2
+    with django_assert_num_queries(statements):
+        insert_rows(item, version)
+    assert MemoryVersion.objects.get(item=item).content == item.content
+
+
+def test_the_last_rows_generated_key_is_read_back():
+    item = unsaved_item()
+    version = version_of(item=item, change="memory.created", actor=None)
+    insert_rows(item, version)
+    assert version.pk == MemoryVersion.objects.get(item=item).pk
+
+
+def test_an_inserted_instance_saves_as_an_update_afterwards():
+    item = unsaved_item()
+    insert_rows(item)
+    item.importance = 0.9
+    item.save()
+    assert MemoryItem.objects.count() == 1
+    assert MemoryItem.objects.get(pk=item.pk).importance == 0.9
+
+
+def test_a_failing_row_stores_none_of_the_rows():
+    item = unsaved_item()
+    first = version_of(item=item, change="memory.created", actor=None)
+    same_number = version_of(item=item, change="memory.created", actor=None)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_rows(item, first, same_number)
+    assert not MemoryItem.objects.filter(pk=item.pk).exists()
