@@ -254,7 +254,7 @@ def main() -> None:
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
     from apps.memory.gate import configured_stages
-    from apps.memory.models import MemoryItem, Tenant
+    from apps.memory.models import MemoryItem, MemoryVersion, Tenant
     from apps.memory.services import remember
 
     tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})
@@ -265,8 +265,12 @@ def main() -> None:
     warm = random.Random(7)
     for n in range(args.warmup):
         remember(actor=agent, payload=payload(n, args.scopes, warm, run=-1))
-    with connection.cursor() as cursor:  # planner statistics, as a live table has them
-        cursor.execute(f"ANALYZE {MemoryItem._meta.db_table}")
+    # The earlier runs' rows were just deleted: vacuum them away (each run starts from the
+    # same state, not from a table bloated by the last) and give the planner statistics,
+    # as a live table has them.
+    with connection.cursor() as cursor:
+        for model in (MemoryItem, MemoryVersion):
+            cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
 
     full_gate = list(settings.MEMORY_CONSOLE_GATE_STAGES)
     phases = {

@@ -1,4 +1,4 @@
-"""Inserting new rows on the write paths that run on every memory write.
+"""Database helpers for the paths that run on every memory write and recall.
 
 `Model.save()` rebuilds its INSERT through the query compiler on every call, which cost
 more CPU than the database spent on the row. `insert_rows` compiles each model's INSERT
@@ -8,9 +8,11 @@ related rows (an item and its first version) as one statement, one round trip.
 It sends no model signals: this project keeps no logic in signals (ARCHITECTURE §1).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Field, Model
 
 
@@ -68,3 +70,20 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
     for instance in instances:
         instance._state.adding = False
         instance._state.db = using
+
+
+@contextmanager
+def planned_for_each_call(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
+    """A transaction whose statements PostgreSQL plans for their actual values every time.
+
+    psycopg prepares the statements a connection repeats (DATABASE_PREPARE_THRESHOLD),
+    and PostgreSQL may then settle on one generic plan: right for the gate's key lookups,
+    wrong where the best plan depends on the values, as recall's text patterns over a
+    large scope (the generic plan doubled the 50,000-item scope's p95).
+    """
+    connection = connections[using]
+    with transaction.atomic(using=using, savepoint=False):
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
+        yield

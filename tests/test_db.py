@@ -7,8 +7,8 @@ from django.db import IntegrityError, connection, transaction
 
 from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.services import version_of
-from memory_console.db import insert_rows
-from tests.factories import ScopeFactory, UserFactory
+from memory_console.db import insert_rows, planned_for_each_call
+from tests.factories import MemoryItemFactory, ScopeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +82,32 @@ def test_a_failing_row_stores_none_of_the_rows():
     with pytest.raises(IntegrityError), transaction.atomic():
         insert_rows(item, first, same_number)
     assert not MemoryItem.objects.filter(pk=item.pk).exists()
+
+
+def plan_cache_mode() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('plan_cache_mode')")
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_statements_in_the_block_are_planned_for_their_values_and_only_there(postgres_only):
+    assert plan_cache_mode() == "auto"
+    with planned_for_each_call():
+        assert plan_cache_mode() == "force_custom_plan"
+    assert plan_cache_mode() == "auto"
+
+
+@pytest.mark.postgres
+def test_recall_plans_its_candidate_query_for_the_patterns(postgres_only):
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.memory.recall import query_terms, select_candidates
+
+    item = MemoryItemFactory(text="window seats please")
+    with CaptureQueriesContext(connection) as queries:
+        terms = query_terms("window")
+        found = select_candidates(scope=item.scope, terms=terms, now=item.created_at)
+    assert [candidate.pk for candidate in found] == [item.pk]
+    assert "plan_cache_mode" in queries[0]["sql"]

@@ -53,6 +53,7 @@ from apps.audit.services import audited_change, record
 from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
 from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
 from apps.memory.selectors import scopes_visible_to
+from memory_console.db import planned_for_each_call
 
 CANDIDATE_LIMIT = 200
 # Matching rows examined before ranking by matched terms (bounds work on huge scopes).
@@ -327,7 +328,32 @@ def select_candidates(
 
     Candidates carry only the columns ranking reads; the rest are deferred.
     """
-    memory_types, categories = list(memory_types or []), list(categories or [])
+    with planned_for_each_call():
+        candidates = _select_candidates(
+            scope=scope,
+            terms=terms,
+            now=now,
+            memory_types=list(memory_types or []),
+            categories=list(categories or []),
+            minimum=minimum,
+            with_embeddings=with_embeddings,
+        )
+    for item in candidates:  # every candidate shares the scope: no query per row later
+        item.scope = scope
+        item.tenant = scope.tenant
+    return candidates
+
+
+def _select_candidates(
+    *,
+    scope: Scope,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    memory_types: list[str],
+    categories: list[int],
+    minimum: int,
+    with_embeddings: bool,
+) -> list[MemoryItem]:
     candidates: list[MemoryItem] = []
     passes = [_sql_patterns(terms)]
     if any(term.is_cjk and len(term.pattern) > 2 for term in terms):
@@ -357,9 +383,6 @@ def select_candidates(
             .exclude(pk__in=found)
             .order_by("-importance", "-last_access_at")[:missing]
         )
-    for item in candidates:  # every candidate shares the scope: no query per row later
-        item.scope = scope
-        item.tenant = scope.tenant
     return candidates
 
 

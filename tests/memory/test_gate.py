@@ -73,6 +73,19 @@ def test_missing_required_fields_are_each_named(agent_a):
     assert {"tenant", "scope", "memory_type", "content", "source"} <= set(excinfo.value.fields)
 
 
+def test_validation_keeps_nothing_from_one_write_to_the_next(agent_a):
+    """The gate validates every write with one serializer: errors, values and defaults of
+    one write never reach another."""
+    with pytest.raises(GateRejected) as first:
+        remember(actor=agent_a, payload=remember_body(importance=3, key="k\x00"))
+    item = remember(actor=agent_a, payload=remember_body()).item
+    with pytest.raises(GateRejected) as second:
+        remember(actor=agent_a, payload=remember_body(memory_type="dream"))
+    assert set(first.value.fields) == {"importance", "key"}
+    assert set(second.value.fields) == {"memory_type"}
+    assert (item.importance, item.key) == (0.5, "")
+
+
 def test_content_just_under_the_limit_is_accepted(agent_a):
     content = {"x": "y" * (64 * 1024 - 20)}
     assert remember(actor=agent_a, payload=remember_body(content=content)).status == "active"

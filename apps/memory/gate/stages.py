@@ -263,6 +263,10 @@ class ValidateStage:
     """Schema, sizes, types and scope ownership; fills draft.tenant/scope/values."""
 
     name = "validate"
+    # One serializer for the process, validated as a parent serializer validates a nested
+    # one (run_validation keeps no state on it): its fields are built once, not deep-
+    # copied on every write, which cost more CPU than the rest of the validation.
+    request_schema = RememberRequest()
 
     def inspect(self, draft: Draft) -> None:
         if not isinstance(draft.raw, dict):
@@ -270,12 +274,12 @@ class ValidateStage:
                 "The body must be a JSON object.",
                 fields={"non_field_errors": ["The body must be a JSON object."]},
             )
-        request = RememberRequest(data=draft.raw)
-        if not request.is_valid():
-            fields = field_messages(request.errors)
+        try:
+            data = self.request_schema.run_validation(draft.raw)
+        except serializers.ValidationError as invalid:
+            fields = field_messages(invalid.detail)
             first_field, messages = next(iter(fields.items()))
-            raise GateRejected(f"{first_field}: {messages[0]}", fields=fields)
-        data = request.validated_data
+            raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
         scope = resolve_writable_scope(
             actor=draft.actor,
             tenant_slug=data["tenant"],
