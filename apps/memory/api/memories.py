@@ -77,6 +77,15 @@ _IF_MATCH = OpenApiParameter(
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
 
 
+# The answer to a write, rendered by one serializer per outcome for the process, as a
+# list serializer renders every row with one child: building a ModelSerializer's fields
+# for each response cost about as much CPU as the rest of the view. Their context holds
+# nothing that belongs to a request ("now" defaults to the moment of rendering).
+_REMEMBER_RESPONSES = {
+    merged: RememberResponseSerializer(context={"merged": merged}) for merged in (False, True)
+}
+
+
 def parse_memory_id(value: str) -> uuid.UUID:
     """Accept `mem_<hex>` or a plain UUID; anything else is simply not found."""
     raw = value[4:] if value.startswith("mem_") else value
@@ -200,9 +209,8 @@ class MemoryViewSet(
         )
         # The gate's item is the stored row, with its tenant (and, when new, its scope)
         # loaded: no second read.
-        context = {**self.get_serializer_context(), "merged": result.merged}
         return Response(
-            RememberResponseSerializer(result.item, context=context).data,
+            _REMEMBER_RESPONSES[result.merged].to_representation(result.item),
             status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED,
         )
 
