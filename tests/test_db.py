@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 
 from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.services import version_of
-from memory_console.db import insert_rows, planned_for_each_call
+from memory_console.db import Parameter, PrecompiledQuery, insert_rows, planned_for_each_call
 from tests.factories import MemoryItemFactory, ScopeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -111,3 +111,40 @@ def test_recall_plans_its_candidate_query_for_the_patterns(postgres_only):
         found = select_candidates(scope=item.scope, terms=terms, now=item.created_at)
     assert [candidate.pk for candidate in found] == [item.pk]
     assert "plan_cache_mode" in queries[0]["sql"]
+
+
+def scope_lookup() -> PrecompiledQuery:
+    from apps.memory.models import Scope, Tenant
+
+    scopes = Scope.objects.filter(
+        tenant__slug=Parameter("slug"), external_id=Parameter("external_id")
+    )
+    return PrecompiledQuery(scopes, models=[(Scope, ""), (Tenant, "tenant__")], extra=["pk"])
+
+
+def test_a_precompiled_query_loads_what_the_orm_loads():
+    scope = ScopeFactory(subject="靠窗")
+    found_scope, found_tenant, pk = scope_lookup().first(
+        slug=scope.tenant.slug, external_id=scope.external_id
+    )
+    assert (found_scope, found_tenant, pk) == (scope, scope.tenant, scope.pk)
+    assert found_scope.subject == "靠窗" and found_tenant.name == scope.tenant.name
+    assert found_scope._state.adding is False  # loaded as from the database
+    assert found_tenant.half_life_overrides == scope.tenant.half_life_overrides  # JSON
+
+
+def test_a_precompiled_query_binds_each_calls_values():
+    first, second = ScopeFactory(), ScopeFactory()
+    query = scope_lookup()
+    for scope in (first, second, first):
+        found = query.first(slug=scope.tenant.slug, external_id=scope.external_id)
+        assert found[0] == scope
+    assert query.first(slug=first.tenant.slug, external_id=second.external_id) is None
+
+
+def test_a_precompiled_query_refuses_missing_or_unknown_values():
+    query = scope_lookup()
+    with pytest.raises(TypeError):
+        query.first(slug="tenant-a")
+    with pytest.raises(TypeError):
+        query.first(slug="tenant-a", external_id="u_1", kind="user")

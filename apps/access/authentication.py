@@ -6,14 +6,17 @@ its prefix). Revoked or expired keys and inactive users are refused with 401.
 """
 
 from datetime import timedelta
+from functools import cache
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from apps.access.models import AgentAPIKey
+from apps.access.models import AgentAPIKey, ServiceAccount
 from apps.access.selectors import in_admin_group, note_admin_membership
+from memory_console.db import Parameter, PrecompiledQuery
 
 KEYWORD = "Api-Key"
 # Writing last_used_at on every request would turn each read into a write; once a minute
@@ -32,12 +35,34 @@ def touch_last_used(key: AgentAPIKey) -> None:
     key.last_used_at = now
 
 
-# One query answers everything a request asks of its agent later: the account (audit
-# events name it) and whether it is an admin (grant checks). Built once; each request
-# only adds its filter.
-_KEYS_WITH_THEIR_AGENT = AgentAPIKey.objects.select_related(
-    "user", "user__service_account"
-).annotate(user_is_admin=in_admin_group("user"))
+@cache
+def _key_with_its_agent() -> PrecompiledQuery:
+    """One query answers everything a request asks of its agent later: the unrevoked key,
+    its account (audit events name it) and whether it is an admin (grant checks)."""
+    User = get_user_model()
+    keys = AgentAPIKey.objects.filter(prefix=Parameter("prefix"), revoked=False).annotate(
+        user_is_admin=in_admin_group("user")
+    )
+    return PrecompiledQuery(
+        keys,
+        models=[(AgentAPIKey, ""), (User, "user__"), (ServiceAccount, "user__service_account__")],
+        extra=["user_is_admin"],
+    )
+
+
+def find_unrevoked_key(prefix: str) -> AgentAPIKey | None:
+    """The unrevoked key with this prefix, its user and service account loaded."""
+    found = _key_with_its_agent().first(prefix=prefix)
+    if found is None:
+        return None
+    key, user, account, user_is_admin = found
+    # The account is a reverse one-to-one: cache it, or its absence, as select_related does.
+    type(user).service_account.related.set_cached_value(
+        user, account if account.pk is not None else None
+    )
+    note_admin_membership(user, user_is_admin)
+    key.user = user
+    return key
 
 
 class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
@@ -52,12 +77,11 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
         if not plaintext or " " in plaintext:
             raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
         prefix = plaintext.partition(".")[0]
-        key = _KEYS_WITH_THEIR_AGENT.filter(prefix=prefix, revoked=False).first()
+        key = find_unrevoked_key(prefix)
         if key is None or key.has_expired or not key.is_valid(plaintext):
             raise exceptions.AuthenticationFailed("Invalid, revoked or expired API key.")
         if not key.user.is_active:
             raise exceptions.AuthenticationFailed("The key's service account is disabled.")
-        note_admin_membership(key.user, key.user_is_admin)
         touch_last_used(key)
         return key.user, key
 

@@ -132,6 +132,25 @@ def test_an_agent_in_the_admin_group_writes_to_any_tenant_and_others_do_not(tena
     assert agent_client(plain_plaintext).post(LIST_URL, body, format="json").status_code == 404
 
 
+def test_the_key_lookup_loads_the_account_or_its_absence_in_one_query(
+    tenant_a, django_assert_num_queries
+):
+    from apps.access.authentication import find_unrevoked_key
+    from tests.factories import UserFactory
+
+    agent_key, _ = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    person_key, _ = AgentAPIKey.objects.create_key(name="a person's key", user=UserFactory())
+    with django_assert_num_queries(2):
+        agent = find_unrevoked_key(agent_key.prefix)
+        person = find_unrevoked_key(person_key.prefix)
+    with django_assert_num_queries(0):
+        assert agent.user.service_account.user_id == agent.user.pk
+        assert not hasattr(person.user, "service_account")
+        assert (agent.user._mc_is_admin, person.user._mc_is_admin) == (False, False)
+    revoke_api_key(key_id=agent_key.prefix, actor="ops")
+    assert find_unrevoked_key(agent_key.prefix) is None
+
+
 def test_console_session_still_authenticates_with_csrf(tenant_a, operator_a):
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(operator_a)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework import serializers
 
@@ -34,6 +34,7 @@ from apps.memory.models import (
 )
 from apps.memory.scoring import default_half_life, reinforce
 from apps.memory.selectors import scopes_visible_to
+from memory_console.db import Parameter, PrecompiledQuery
 
 MAX_EMBEDDING_DIMENSIONS = 4096
 MAX_HALF_LIFE_DAYS = 36_500.0
@@ -152,38 +153,25 @@ def pack_embedding(vector: list[float]) -> bytes:
     return packed.tobytes()
 
 
-class _Placeholder(str):
-    """A value that stands for a parameter while the writable-scope query is compiled."""
-
-
-_SCOPE_FIELDS = [field.attname for field in Scope._meta.concrete_fields]
-_TENANT_FIELDS = [field.attname for field in Tenant._meta.concrete_fields]
 _PLACEHOLDER_USER_ID = -0x4D43  # never a real primary key
 
 
 @cache
-def _writable_scope_query(*, global_access: bool) -> tuple[str, tuple, dict]:
-    """The SQL of "this scope, if the user may write it", compiled once per process.
-
-    Built by the one grant filter (scopes_visible_to), so the rule is unchanged; only
-    Django's per-call query compilation — the larger part of a remember's CPU — is
-    skipped. Parameters are compiled as placeholders and substituted per call; the
-    column converters (JSON, dates on SQLite) are kept to load the row as the ORM would.
-    """
+def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
+    """ "This scope, with its tenant, if the user may write it", compiled once per process
+    by the one grant filter (scopes_visible_to), so the rule is unchanged."""
     user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
     user._mc_is_admin = global_access  # has_global_access() reads this, no query
     queryset = scopes_visible_to(user, "write_memories").filter(
-        tenant__slug=_Placeholder("slug"),
-        kind=_Placeholder("kind"),
-        external_id=_Placeholder("external_id"),
+        tenant__slug=Parameter("slug"),
+        kind=Parameter("kind"),
+        external_id=Parameter("external_id"),
     )
-    columns = [*_SCOPE_FIELDS, *(f"tenant__{name}" for name in _TENANT_FIELDS)]
-    compiler = queryset.order_by().values_list(*columns).query.get_compiler(DEFAULT_DB_ALIAS)
-    sql, params = compiler.as_sql()
-    if sum(isinstance(p, _Placeholder) for p in params) != 3:  # pragma: no cover
-        raise RuntimeError("The writable-scope query lost its placeholders; see stages.py.")
-    converters = compiler.get_converters([column for column, _, _ in compiler.select])
-    return sql, params, converters
+    return PrecompiledQuery(
+        queryset,
+        models=[(Scope, ""), (Tenant, "tenant__")],
+        stand_ins={_PLACEHOLDER_USER_ID: "user_id"},
+    )
 
 
 def find_writable_scope(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:
@@ -191,26 +179,11 @@ def find_writable_scope(*, actor, tenant_slug: str, kind: str, external_id: str)
     actor may write there (one query); None when it is missing or not writable."""
     if actor is None or not actor.is_authenticated or not actor.is_active:
         return None
-    sql, template, converters = _writable_scope_query(global_access=has_global_access(actor))
-    values = {"slug": tenant_slug, "kind": kind, "external_id": external_id}
-    params = [
-        values[str(p)]
-        if isinstance(p, _Placeholder)
-        else (actor.pk if p == _PLACEHOLDER_USER_ID else p)
-        for p in template
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
+    query = _writable_scope_query(global_access=has_global_access(actor))
+    found = query.first(slug=tenant_slug, kind=kind, external_id=external_id, user_id=actor.pk)
+    if found is None:
         return None
-    row = list(row)
-    for index, (functions, expression) in converters.items():
-        for convert in functions:
-            row[index] = convert(row[index], expression, connection)
-    split = len(_SCOPE_FIELDS)
-    scope = Scope.from_db(DEFAULT_DB_ALIAS, _SCOPE_FIELDS, row[:split])
-    scope.tenant = Tenant.from_db(DEFAULT_DB_ALIAS, _TENANT_FIELDS, row[split:])
+    scope, scope.tenant = found
     return scope
 
 
