@@ -7,6 +7,7 @@ Superusers and members of the admin group see every tenant.
 """
 
 from django.contrib.auth.models import Group
+from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from apps.access.models import (
@@ -59,6 +60,18 @@ def granted_tenant_ids(user, perm: str) -> Q:
     )
 
 
+def _grant_conditions(user, perm: str, *, tenant_field: str | None, scope_field: str | None):
+    """One condition per permission table: rows whose tenant or scope it grants `perm` on."""
+    conditions = []
+    if tenant_field:
+        for model in (TenantUserObjectPermission, TenantGroupObjectPermission):
+            conditions.append(Q(**{f"{tenant_field}__in": _granted(model, user, perm)}))
+    if scope_field:
+        for model in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
+            conditions.append(Q(**{f"{scope_field}__in": _granted(model, user, perm)}))
+    return conditions
+
+
 def filter_by_grant(
     queryset: QuerySet,
     user,
@@ -77,13 +90,42 @@ def filter_by_grant(
     if has_global_access(user):
         return queryset
     condition = Q(pk__in=[])
-    if tenant_field:
-        for model in (TenantUserObjectPermission, TenantGroupObjectPermission):
-            condition |= Q(**{f"{tenant_field}__in": _granted(model, user, perm)})
-    if scope_field:
-        for model in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
-            condition |= Q(**{f"{scope_field}__in": _granted(model, user, perm)})
+    for granted in _grant_conditions(
+        user, perm, tenant_field=tenant_field, scope_field=scope_field
+    ):
+        condition |= granted
     return queryset.filter(condition)
+
+
+def count_by_grant(
+    queryset: QuerySet,
+    user,
+    perm: str,
+    *,
+    cap: int,
+    tenant_field: str | None = "tenant",
+    scope_field: str | None = "scope",
+) -> int:
+    """How many rows of the queryset the user may see with `perm`, counted up to `cap`.
+
+    filter_by_grant's OR of subqueries keeps PostgreSQL off the tenant and scope indexes,
+    so a capped count through it reads every row of the queryset whenever the user may
+    see fewer than `cap` of them (a badge on every page). Here each permission table is
+    counted on its own, up to `cap`, through those indexes, and the branches are united.
+    Capping each branch keeps the answer exact up to `cap`: a branch that was cut holds
+    `cap` rows by itself.
+    """
+    if user is None or not user.is_authenticated or not user.is_active:
+        return 0
+    conditions = _grant_conditions(user, perm, tenant_field=tenant_field, scope_field=scope_field)
+    splittable = connection.features.supports_slicing_ordering_in_compound  # not SQLite
+    if has_global_access(user) or len(conditions) < 2 or not splittable:
+        visible = filter_by_grant(
+            queryset, user, perm, tenant_field=tenant_field, scope_field=scope_field
+        )
+        return visible.order_by().values("pk")[:cap].count()
+    branches = [queryset.filter(granted).order_by().values("pk")[:cap] for granted in conditions]
+    return min(cap, branches[0].union(*branches[1:]).count())
 
 
 def held_permissions(user) -> frozenset[str] | None:

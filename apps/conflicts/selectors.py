@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from apps.access.selectors import filter_by_grant
+from apps.access.selectors import count_by_grant, filter_by_grant
 from apps.conflicts.diff import DiffEntry, json_diff
 from apps.conflicts.models import Conflict, ConflictStatus
 from apps.memory.models import MemoryItem
@@ -74,7 +74,8 @@ def open_conflicts_for(
 
 def open_count_for(user) -> int | None:
     """Open conflicts the user may review, counted up to NAV_COUNT_CAP (cheap for the nav)."""
-    count = conflicts_visible_to(user).filter(status=ConflictStatus.OPEN)[:NAV_COUNT_CAP].count()
+    open_conflicts = Conflict.objects.filter(status=ConflictStatus.OPEN)
+    count = count_by_grant(open_conflicts, user, REVIEW_PERM, cap=NAV_COUNT_CAP)
     return count or None
 
 

@@ -6,7 +6,7 @@ from datetime import datetime
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
-from apps.access.selectors import filter_by_grant
+from apps.access.selectors import count_by_grant, filter_by_grant
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 
@@ -64,7 +64,8 @@ def capped_count(queryset: QuerySet, cap: int) -> int:
 
 def pending_count_for(user) -> int | None:
     """The navigation badge: pending entries the user may review, capped."""
-    count = capped_count(entries_visible_to(user).filter(status=EntryStatus.PENDING), NAV_COUNT_CAP)
+    pending = QuarantineEntry.objects.filter(status=EntryStatus.PENDING)
+    count = count_by_grant(pending, user, "review_memories", cap=NAV_COUNT_CAP)
     return count or None
 
 
