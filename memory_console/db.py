@@ -1,11 +1,15 @@
-"""Database helpers for the paths that run on every memory write and recall.
+"""Database helpers for the paths that run on every memory write, recall and API call.
 
-`Model.save()` rebuilds its INSERT through the query compiler on every call, which cost
-more CPU than the database spent on the row. `insert_rows` compiles each model's INSERT
-once per process and fills the values as the compiler does (`pre_save` for auto_now
-fields, `get_db_prep_save` for JSON, UUIDs, foreign keys); on PostgreSQL it also sends
-related rows (an item and its first version) as one statement, one round trip.
-It sends no model signals: this project keeps no logic in signals (ARCHITECTURE §1).
+Django compiles a query anew every time it runs one, which on these paths cost more CPU
+than the database spent answering. Here the compiling is done once per process:
+
+- `insert_rows`: each model's INSERT, filled as the compiler fills it (`pre_save` for
+  auto_now fields, `get_db_prep_save` for JSON, UUIDs, foreign keys); on PostgreSQL
+  related rows (an item and its first version) go as one statement, one round trip.
+  It sends no model signals: this project keeps no logic in signals (ARCHITECTURE §1).
+- `PrecompiledQuery`: a lookup written as a queryset, run with each call's values.
+
+`planned_for_each_call` undoes one side effect of prepared statements where it hurts.
 """
 
 from collections.abc import Iterator, Sequence

@@ -158,8 +158,8 @@ _PLACEHOLDER_USER_ID = -0x4D43  # never a real primary key
 
 @cache
 def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
-    """ "This scope, with its tenant, if the user may write it", compiled once per process
-    by the one grant filter (scopes_visible_to), so the rule is unchanged."""
+    """The scope with its tenant, if the user may write there: compiled once per process
+    from the one grant filter (scopes_visible_to), so the rule is unchanged."""
     user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
     user._mc_is_admin = global_access  # has_global_access() reads this, no query
     queryset = scopes_visible_to(user, "write_memories").filter(
