@@ -119,14 +119,13 @@ class PrecompiledQuery:
         using: str = DEFAULT_DB_ALIAS,
     ):
         self.using = using
-        self.models = [
-            (model, [field.attname for field in model._meta.concrete_fields]) for model, _ in models
-        ]
-        columns = [
-            f"{path}{name}"
-            for (_, path), (_, names) in zip(models, self.models, strict=True)
-            for name in names
-        ]
+        # Each model's fields, in the order its slice of the row holds them.
+        self.fields_of: list[tuple[type[Model], list[str]]] = []
+        columns: list[str] = []
+        for model, path in models:
+            names = [field.attname for field in model._meta.concrete_fields]
+            self.fields_of.append((model, names))
+            columns += [f"{path}{name}" for name in names]
         compiler = queryset.order_by().values_list(*columns, *extra).query.get_compiler(using)
         self.sql, template = compiler.as_sql()
         self.converters = compiler.get_converters([column for column, _, _ in compiler.select])
@@ -161,7 +160,7 @@ class PrecompiledQuery:
             for convert in functions:
                 row[index] = convert(row[index], expression, connection)
         loaded, start = [], 0
-        for model, names in self.models:
+        for model, names in self.fields_of:
             loaded.append(model.from_db(self.using, names, row[start : start + len(names)]))
             start += len(names)
         return (*loaded, *row[start:])
