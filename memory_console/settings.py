@@ -84,6 +84,8 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "csp",
+    "apps.core",
+    "apps.tenancy",
     "apps.access",
     "apps.audit",
     "apps.memory",

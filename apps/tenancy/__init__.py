@@ -1,0 +1,1 @@
+"""Tenant and Scope: the ground every other app builds on."""
