@@ -6,14 +6,16 @@ for their section through settings MEMORY_CONSOLE_NAV_COUNTS:
 {url name: dotted path of a callable(user) -> int | None}.
 """
 
-SECTIONS: list[tuple[str, str, frozenset[str] | None]] = [
+from apps.access.permissions import Perm
+
+SECTIONS: list[tuple[str, str, frozenset[Perm] | None]] = [
     ("Dashboard", "dashboard", None),
-    ("Memories", "memory:list", frozenset({"view_memories"})),
-    ("Quarantine", "quarantine:queue", frozenset({"review_memories", "manage_privacy"})),
-    ("Conflicts", "conflicts:list", frozenset({"review_memories"})),
-    ("Erasure requests", "privacy:requests", frozenset({"manage_privacy"})),
-    ("Denylist", "privacy:denylist", frozenset({"manage_privacy"})),
-    ("Snapshots", "snapshots:list", frozenset({"export_snapshots"})),
-    ("Reports", "reports:list", frozenset({"view_reports"})),
-    ("Audit log", "audit:list", frozenset({"view_audit"})),
+    ("Memories", "memory:list", frozenset({Perm.VIEW_MEMORIES})),
+    ("Quarantine", "quarantine:queue", frozenset({Perm.REVIEW_MEMORIES, Perm.MANAGE_PRIVACY})),
+    ("Conflicts", "conflicts:list", frozenset({Perm.REVIEW_MEMORIES})),
+    ("Erasure requests", "privacy:requests", frozenset({Perm.MANAGE_PRIVACY})),
+    ("Denylist", "privacy:denylist", frozenset({Perm.MANAGE_PRIVACY})),
+    ("Snapshots", "snapshots:list", frozenset({Perm.EXPORT_SNAPSHOTS})),
+    ("Reports", "reports:list", frozenset({Perm.VIEW_REPORTS})),
+    ("Audit log", "audit:list", frozenset({Perm.VIEW_AUDIT})),
 ]

@@ -16,6 +16,7 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
+from apps.access.permissions import Perm
 from apps.access.roles import Role
 
 
@@ -49,18 +50,18 @@ def _grants_of(model, user) -> QuerySet:
     return model.objects.filter(**lookup)
 
 
-def _granted(model, user, perm: str) -> QuerySet:
+def _granted(model, user, perm: Perm) -> QuerySet:
     return _grants_of(model, user).filter(permission__codename=perm).values("content_object_id")
 
 
-def granted_tenant_ids(user, perm: str) -> Q:
+def granted_tenant_ids(user, perm: Perm) -> Q:
     """A Q matching tenant ids on which the user holds `perm` directly or via a group."""
     return Q(pk__in=_granted(TenantUserObjectPermission, user, perm)) | Q(
         pk__in=_granted(TenantGroupObjectPermission, user, perm)
     )
 
 
-def _grant_conditions(user, perm: str, *, tenant_field: str | None, scope_field: str | None):
+def _grant_conditions(user, perm: Perm, *, tenant_field: str | None, scope_field: str | None):
     """One condition per permission table: rows whose tenant or scope it grants `perm` on."""
     conditions = []
     if tenant_field:
@@ -75,7 +76,7 @@ def _grant_conditions(user, perm: str, *, tenant_field: str | None, scope_field:
 def filter_by_grant(
     queryset: QuerySet,
     user,
-    perm: str,
+    perm: Perm,
     *,
     tenant_field: str | None = "tenant",
     scope_field: str | None = "scope",
@@ -100,7 +101,7 @@ def filter_by_grant(
 def count_by_grant(
     queryset: QuerySet,
     user,
-    perm: str,
+    perm: Perm,
     *,
     cap: int,
     tenant_field: str | None = "tenant",

@@ -15,11 +15,10 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
+from apps.access.permissions import Perm
 from apps.access.roles import Role
 from apps.access.selectors import filter_by_grant, has_global_access
 from apps.audit.models import AuditEvent, AuditVerification
-
-VIEW_AUDIT = "view_audit"
 
 
 def _role_names(user) -> frozenset[str]:
@@ -40,7 +39,7 @@ def is_scope_bound(user) -> bool:
 
 def _granted_ids(model, user) -> QuerySet:
     lookup = {"user": user} if "User" in model.__name__ else {"group__user": user}
-    return model.objects.filter(permission__codename=VIEW_AUDIT, **lookup).values(
+    return model.objects.filter(permission__codename=Perm.VIEW_AUDIT, **lookup).values(
         "content_object_id"
     )
 
@@ -55,7 +54,7 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
         return events
     if not is_scope_bound(user):
         return filter_by_grant(
-            events, user, VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
+            events, user, Perm.VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
         )
     # An event's tenant_id is its scope's tenant, so "a scope of a granted tenant" is
     # an event with a scope whose tenant is granted; no join to the scope table needed.

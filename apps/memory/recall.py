@@ -48,6 +48,7 @@ from django.db.models.functions import Ln
 from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
+from apps.access.permissions import Perm
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
@@ -245,7 +246,7 @@ def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope:
     kind, separator, external_id = (scope_key or "").partition(":")
     if not separator or not external_id:
         raise ScopeNotFound(scope_key)
-    scopes = scopes_visible_to(actor, "view_memories").select_related("tenant")
+    scopes = scopes_visible_to(actor, Perm.VIEW_MEMORIES).select_related("tenant")
     tenant_filter = {"tenant": tenant} if isinstance(tenant, Tenant) else {"tenant__slug": tenant}
     scope = scopes.filter(kind=kind, external_id=external_id, **tenant_filter).first()
     if scope is None:

@@ -2,11 +2,12 @@
 
 from django.db.models import Q, QuerySet
 
+from apps.access.permissions import Perm
 from apps.access.selectors import filter_by_grant, has_global_access
 from apps.memory.models import MemoryItem, Scope, Tenant
 
 
-def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
+def tenants_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Tenant]:
     """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
     direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
     if has_global_access(user):
@@ -15,17 +16,17 @@ def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
     return Tenant.objects.filter(Q(pk__in=direct.values("pk")) | Q(pk__in=scopes.values("tenant")))
 
 
-def scopes_visible_to(user, perm: str = "view_memories") -> QuerySet[Scope]:
+def scopes_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Scope]:
     """Scopes the user holds `perm` on, directly or through their tenant."""
     return filter_by_grant(Scope.objects.all(), user, perm, tenant_field="tenant", scope_field="pk")
 
 
-def items_visible_to(user, perm: str = "view_memories") -> QuerySet[MemoryItem]:
+def items_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[MemoryItem]:
     """Memory items in tenants or scopes the user holds `perm` on."""
     return filter_by_grant(MemoryItem.objects.all(), user, perm)
 
 
-def user_has_perm_on(user, perm: str, *, tenant: Tenant | None = None, scope=None) -> bool:
+def user_has_perm_on(user, perm: Perm, *, tenant: Tenant | None = None, scope=None) -> bool:
     """Whether the user holds `perm` on this scope (or its tenant), or on this tenant."""
     if scope is not None:
         return scopes_visible_to(user, perm).filter(pk=scope.pk).exists()

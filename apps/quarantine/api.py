@@ -9,6 +9,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.access.permissions import Perm
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
 from apps.quarantine.models import EntryStatus, QuarantineEntry
@@ -101,10 +102,10 @@ class QuarantineEntryViewSet(
     @action(detail=True, methods=["post"])
     def release(self, request: Request, pk: str | None = None) -> Response:
         """Return the memory to active use."""
-        return self._decide(request, pk, "release", "release_quarantine")
+        return self._decide(request, pk, "release", Perm.RELEASE_QUARANTINE)
 
     @extend_schema(request=DecisionRequest, responses=QuarantineEntrySerializer)
     @action(detail=True, methods=["post"])
     def reject(self, request: Request, pk: str | None = None) -> Response:
         """Delete the memory; the entry stays as a content-free record."""
-        return self._decide(request, pk, "reject", "review_memories")
+        return self._decide(request, pk, "reject", Perm.REVIEW_MEMORIES)

@@ -7,6 +7,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from apps.access.permissions import Perm
 from apps.memory.models import SourceKind, Tenant
 from apps.memory.selectors import tenants_visible_to
 from apps.quarantine.models import QuarantineEntry
@@ -41,7 +42,7 @@ class QuarantineEntryFilter(django_filters.FilterSet):
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
         super().__init__(data, queryset, request=request, prefix=prefix)
         user = getattr(request, "user", None)
-        self.filters["tenant"].queryset = tenants_visible_to(user, "review_memories")
+        self.filters["tenant"].queryset = tenants_visible_to(user, Perm.REVIEW_MEMORIES)
         for field in self.form.fields.values():
             is_select = getattr(field.widget, "input_type", "select") == "select"
             field.widget.attrs["class"] = (

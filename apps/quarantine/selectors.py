@@ -6,6 +6,7 @@ from datetime import datetime
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
+from apps.access.permissions import Perm
 from apps.access.selectors import count_by_grant, filter_by_grant
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
@@ -15,7 +16,7 @@ QUEUE_ORDER = ("-risk", "created_at", "id")
 PREVIEW_LENGTH = 140
 
 
-def entries_visible_to(user, perm: str = "review_memories") -> QuerySet[QuarantineEntry]:
+def entries_visible_to(user, perm: Perm = Perm.REVIEW_MEMORIES) -> QuerySet[QuarantineEntry]:
     """Entries in tenants or scopes where the user holds `perm`; outside them, nothing."""
     return filter_by_grant(
         QuarantineEntry.objects.all(), user, perm, tenant_field="tenant", scope_field="scope"
@@ -24,14 +25,14 @@ def entries_visible_to(user, perm: str = "review_memories") -> QuerySet[Quaranti
 
 def escalated_entries_visible_to(user) -> QuerySet[QuarantineEntry]:
     """Escalated entries: reviewers and compliance officers of the tenant both see them."""
-    reviewable = entries_visible_to(user, "review_memories").values("pk")
-    compliance = entries_visible_to(user, "manage_privacy").values("pk")
+    reviewable = entries_visible_to(user, Perm.REVIEW_MEMORIES).values("pk")
+    compliance = entries_visible_to(user, Perm.MANAGE_PRIVACY).values("pk")
     return QuarantineEntry.objects.filter(status=EntryStatus.ESCALATED).filter(
         Q(pk__in=reviewable) | Q(pk__in=compliance)
     )
 
 
-def decidable_entries(user, perm: str) -> QuerySet[QuarantineEntry]:
+def decidable_entries(user, perm: Perm) -> QuerySet[QuarantineEntry]:
     """Entries the user may decide with `perm`; compliance officers (manage_privacy) may
     also decide the entries escalated to them."""
     own = entries_visible_to(user, perm).values("pk")
@@ -65,7 +66,7 @@ def capped_count(queryset: QuerySet, cap: int) -> int:
 def pending_count_for(user) -> int | None:
     """The navigation badge: pending entries the user may review, capped."""
     pending = QuarantineEntry.objects.filter(status=EntryStatus.PENDING)
-    count = count_by_grant(pending, user, "review_memories", cap=NAV_COUNT_CAP)
+    count = count_by_grant(pending, user, Perm.REVIEW_MEMORIES, cap=NAV_COUNT_CAP)
     return count or None
 
 

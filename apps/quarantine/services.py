@@ -14,6 +14,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from apps.access.permissions import Perm
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory.content import render_text
@@ -372,7 +373,7 @@ def blast_radius_items(
     value = getattr(entry, field)
     if not value:
         return MemoryItem.objects.none()
-    return items_visible_to(actor, "review_memories").filter(
+    return items_visible_to(actor, Perm.REVIEW_MEMORIES).filter(
         tenant_id=entry.tenant_id, created_at__gte=since, **{field: value}
     )
 

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from apps.access.permissions import Perm
 from apps.memory.selectors import tenants_visible_to
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
@@ -39,10 +40,10 @@ PAGE_SIZE = 50
 COUNT_CAP = 100
 # The permission each decision needs, on the entry's tenant or scope.
 DECISION_PERMS = {
-    "release": "release_quarantine",
-    "edit": "release_quarantine",
-    "reject": "review_memories",
-    "escalate": "review_memories",
+    "release": Perm.RELEASE_QUARANTINE,
+    "edit": Perm.RELEASE_QUARANTINE,
+    "reject": Perm.REVIEW_MEMORIES,
+    "escalate": Perm.REVIEW_MEMORIES,
 }
 
 
@@ -52,7 +53,7 @@ def is_partial(request: HttpRequest) -> bool:
 
 
 def _is_reviewer(user) -> bool:
-    return tenants_visible_to(user, "review_memories").exists()
+    return tenants_visible_to(user, Perm.REVIEW_MEMORIES).exists()
 
 
 def entry_panel_context(request: HttpRequest, entry: QuarantineEntry | None) -> dict:
@@ -109,7 +110,7 @@ class QueueView(LoginRequiredMixin, View):
         if not page and not _is_reviewer(request.user):
             # An empty queue still 404s for people with no part in it; compliance
             # officers land on the entries escalated to them.
-            if not tenants_visible_to(request.user, "manage_privacy").exists():
+            if not tenants_visible_to(request.user, Perm.MANAGE_PRIVACY).exists():
                 raise Http404
             if status == EntryStatus.PENDING:
                 return redirect(f"{reverse('quarantine:queue')}?status=escalated")

@@ -22,6 +22,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from apps.access.models import AgentAPIKey
+from apps.access.permissions import Perm
 from apps.memory.api.serializers import (
     FeedbackRequest,
     MemoryListQuery,
@@ -167,7 +168,7 @@ class MemoryViewSet(
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
-        perm = "view_memories" if self.request.method in ("GET", "HEAD") else "write_memories"
+        perm = Perm.VIEW_MEMORIES if self.request.method in ("GET", "HEAD") else Perm.WRITE_MEMORIES
         return items_visible_to(self.request.user, perm).select_related("tenant", "scope")
 
     def get_serializer_context(self):

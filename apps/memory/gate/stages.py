@@ -18,6 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework import serializers
 
+from apps.access.permissions import Perm
 from apps.access.selectors import filter_by_grant, has_global_access
 from apps.audit.models import Action
 from apps.audit.services import record
@@ -162,7 +163,7 @@ def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
     from the one grant filter (scopes_visible_to), so the rule is unchanged."""
     user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
     user._mc_is_admin = global_access  # has_global_access() reads this, no query
-    queryset = scopes_visible_to(user, "write_memories").filter(
+    queryset = scopes_visible_to(user, Perm.WRITE_MEMORIES).filter(
         tenant__slug=Parameter("slug"),
         kind=Parameter("kind"),
         external_id=Parameter("external_id"),
@@ -204,7 +205,7 @@ def resolve_writable_scope(*, actor, tenant_slug: str, scope_key: str, subject: 
     tenant = filter_by_grant(
         Tenant.objects.filter(slug=tenant_slug),
         actor,
-        "write_memories",
+        Perm.WRITE_MEMORIES,
         tenant_field="pk",
         scope_field=None,
     ).first()
