@@ -5,7 +5,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.module_loading import import_string
 
 from apps.access.navigation import SECTIONS
-from apps.access.selectors import held_permissions
+from apps.access.selectors import grants_of
 
 
 def navigation(request) -> dict:
@@ -13,7 +13,7 @@ def navigation(request) -> dict:
     if user is None or not user.is_authenticated:
         return {"nav_sections": []}
     counters = getattr(settings, "MEMORY_CONSOLE_NAV_COUNTS", {})
-    held = held_permissions(user)
+    held = grants_of(user).held_permissions
     sections = []
     for label, url_name, needs in SECTIONS:
         if needs is not None and held is not None and not needs & held:

@@ -17,23 +17,13 @@ from apps.access.models import (
 )
 from apps.access.permissions import Perm
 from apps.access.roles import Role
-from apps.access.selectors import filter_by_grant, has_global_access
+from apps.access.selectors import filter_by_grant, grants_of
 from apps.audit.models import AuditEvent, AuditVerification
-
-
-def _role_names(user) -> frozenset[str]:
-    cached = getattr(user, "_mc_role_names", None)
-    if cached is None:
-        cached = frozenset(user.groups.values_list("name", flat=True))
-        user._mc_role_names = cached
-        # The same answer has_global_access would fetch with a query of its own.
-        user._mc_is_admin = Role.ADMIN in cached
-    return cached
 
 
 def is_scope_bound(user) -> bool:
     """Operators who are not also compliance officers see events of their scopes only."""
-    roles = _role_names(user)
+    roles = grants_of(user).role_names
     return Role.OPERATOR in roles and Role.COMPLIANCE_OFFICER not in roles
 
 
@@ -49,8 +39,8 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
     events = AuditEvent.objects.all()
     if user is None or not user.is_authenticated or not user.is_active:
         return events.none()
-    _role_names(user)
-    if has_global_access(user):
+    grants = grants_of(user)
+    if Role.ADMIN in grants.role_names or grants.is_global:  # roles first: one query for both
         return events
     if not is_scope_bound(user):
         return filter_by_grant(

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from apps.access.permissions import Perm
 from apps.audit.models import AuditEvent
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Scope, Tenant
 from apps.memory.selectors import items_visible_to, tenants_visible_to
@@ -60,5 +61,5 @@ def _assert_demo_users_hold_the_documented_grants(password: str) -> None:
     assert operator_tenants == {"support-bot-prod", "shop-assistant-cn"}
     for officer in ("officer", "officer2"):
         assert tenants_visible_to(users[officer]).count() == 3
-    assert tenants_visible_to(users["analyst"], "view_reports").count() == 3
+    assert tenants_visible_to(users["analyst"], Perm.VIEW_REPORTS).count() == 3
     assert not items_visible_to(users["analyst"]).exists()  # analysts never read content

@@ -19,7 +19,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from apps.access.permissions import Perm
-from apps.access.selectors import filter_by_grant, has_global_access
+from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory.content import content_hash, render_text
@@ -162,7 +162,7 @@ def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
     """The scope with its tenant, if the user may write there: compiled once per process
     from the one grant filter (scopes_visible_to), so the rule is unchanged."""
     user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
-    user._mc_is_admin = global_access  # has_global_access() reads this, no query
+    note_admin_membership(user, global_access)  # has_global_access() asks no query
     queryset = scopes_visible_to(user, Perm.WRITE_MEMORIES).filter(
         tenant__slug=Parameter("slug"),
         kind=Parameter("kind"),
