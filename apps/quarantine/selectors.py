@@ -32,12 +32,51 @@ def escalated_entries_visible_to(user) -> QuerySet[QuarantineEntry]:
     )
 
 
-def decidable_entries(user, perm: Perm) -> QuerySet[QuarantineEntry]:
-    """Entries the user may decide with `perm`; compliance officers (manage_privacy) may
-    also decide the entries escalated to them."""
-    own = entries_visible_to(user, perm).values("pk")
+def entries_readable_by(user) -> QuerySet[QuarantineEntry]:
+    """Entries the user may open: those of their review grant and those escalated to them."""
+    reviewable = entries_visible_to(user).values("pk")
     escalated = escalated_entries_visible_to(user).values("pk")
-    return QuarantineEntry.objects.filter(Q(pk__in=own) | Q(pk__in=escalated))
+    return QuarantineEntry.objects.filter(Q(pk__in=reviewable) | Q(pk__in=escalated))
+
+
+# Who may take each decision, by the entry's state: any one of these permissions on the
+# entry's tenant or scope. The console and the API both decide through this map. An
+# escalated entry is compliance's to decide as well as the operators'; it cannot be
+# escalated twice. In any other state (already decided) the entry stays reachable by
+# whoever could have decided it, so the answer is "already decided by …", not 404.
+DECISION_PERMS: dict[str, dict[str, tuple[Perm, ...]]] = {
+    "release": {
+        EntryStatus.PENDING: (Perm.RELEASE_QUARANTINE,),
+        EntryStatus.ESCALATED: (Perm.RELEASE_QUARANTINE, Perm.MANAGE_PRIVACY),
+    },
+    "edit": {
+        EntryStatus.PENDING: (Perm.RELEASE_QUARANTINE,),
+        EntryStatus.ESCALATED: (Perm.RELEASE_QUARANTINE, Perm.MANAGE_PRIVACY),
+    },
+    "reject": {
+        EntryStatus.PENDING: (Perm.REVIEW_MEMORIES,),
+        EntryStatus.ESCALATED: (Perm.REVIEW_MEMORIES, Perm.MANAGE_PRIVACY),
+    },
+    "escalate": {
+        EntryStatus.PENDING: (Perm.REVIEW_MEMORIES,),
+    },
+}
+
+
+def decidable_entries(user, decision: str) -> QuerySet[QuarantineEntry]:
+    """Entries the user may take `decision` on (DECISION_PERMS); outside them, nothing."""
+    rules = DECISION_PERMS[decision]
+    anyone_who_could = tuple(dict.fromkeys(perm for perms in rules.values() for perm in perms))
+    states_by_perms: dict[tuple[Perm, ...], list[str]] = {}
+    for state in EntryStatus.values:
+        states_by_perms.setdefault(rules.get(state, anyone_who_could), []).append(state)
+    condition = Q(pk__in=[])
+    for perms, states in states_by_perms.items():
+        granted = Q(pk__in=[])
+        for perm in perms:
+            granted |= Q(pk__in=entries_visible_to(user, perm).values("pk"))
+        condition |= Q(status__in=states) & granted
+    return QuarantineEntry.objects.filter(condition)
 
 
 def queue_for(user, status: str = EntryStatus.PENDING) -> QuerySet[QuarantineEntry]:

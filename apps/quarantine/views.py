@@ -38,13 +38,6 @@ PAST_TENSE = {
 }
 PAGE_SIZE = 50
 COUNT_CAP = 100
-# The permission each decision needs, on the entry's tenant or scope.
-DECISION_PERMS = {
-    "release": Perm.RELEASE_QUARANTINE,
-    "edit": Perm.RELEASE_QUARANTINE,
-    "reject": Perm.REVIEW_MEMORIES,
-    "escalate": Perm.REVIEW_MEMORIES,
-}
 
 
 def is_partial(request: HttpRequest) -> bool:
@@ -174,11 +167,9 @@ class DecideView(LoginRequiredMixin, View):
     """Release, reject, edit-and-release or escalate one entry, then show the next one."""
 
     def post(self, request: HttpRequest, pk: int, decision: str) -> HttpResponse:
-        if decision not in DECISION_PERMS:
+        if decision not in selectors.DECISION_PERMS:
             raise Http404
-        entry = get_object_or_404(
-            selectors.decidable_entries(request.user, DECISION_PERMS[decision]), pk=pk
-        )
+        entry = get_object_or_404(selectors.decidable_entries(request.user, decision), pk=pk)
         form_class = EditReleaseForm if decision == "edit" else DecisionForm
         form = form_class(request.POST)
         if not form.is_valid():
@@ -243,7 +234,7 @@ class BulkDecideView(LoginRequiredMixin, View):
             return redirect(_back_to_queue(request))
         decision = form.cleaned_data["decision"]
         ids = list(
-            selectors.decidable_entries(request.user, DECISION_PERMS[decision])
+            selectors.decidable_entries(request.user, decision)
             .filter(pk__in=form.cleaned_data["entry"])
             .values_list("pk", flat=True)
         )
