@@ -272,25 +272,34 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Declared here; beat's DatabaseScheduler copies them into django-celery-beat's tables,
-# where admins see and adjust them. Times are UTC.
+# Declared here and copied into django-celery-beat's tables by `migrate` (and again by
+# beat's DatabaseScheduler), where admins see and adjust them. Times are UTC. Every entry
+# passes trigger="scheduled" (its JobRun says so) and expires: a run that could not start
+# before its next one is due is dropped rather than piled up behind a stopped worker.
 CELERY_BEAT_SCHEDULE = {
     "weekly-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
         "schedule": crontab(minute=0, hour=3, day_of_week="mon"),
+        "kwargs": {"trigger": "scheduled"},
+        "options": {"expires": 6 * 60 * 60},
     },
     "monthly-full-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
         "schedule": crontab(minute=0, hour=4, day_of_month="1"),
-        "kwargs": {"full": True},
+        "kwargs": {"full": True, "trigger": "scheduled"},
+        "options": {"expires": 12 * 60 * 60},
     },
     "weekly-conflict-scan": {
         "task": "apps.conflicts.tasks.detect_conflicts_task",
         "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
+        "kwargs": {"trigger": "scheduled"},
+        "options": {"expires": 6 * 60 * 60},
     },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",
         "schedule": 240.0,
+        "kwargs": {"trigger": "scheduled"},
+        "options": {"expires": 200},
     },
 }
 CELERY_TIMEZONE = TIME_ZONE
