@@ -276,30 +276,38 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # beat's DatabaseScheduler), where admins see and adjust them. Times are UTC. Every entry
 # passes trigger="scheduled" (its JobRun says so) and expires: a run that could not start
 # before its next one is due is dropped rather than piled up behind a stopped worker.
+
+
+def _expiring(seconds: int) -> dict:
+    """Beat options for a run that expires: `expires` is Celery's name for it, and
+    `expire_seconds` the field django-celery-beat's tables read (they ignore `expires`)."""
+    return {"expires": seconds, "expire_seconds": seconds}
+
+
 CELERY_BEAT_SCHEDULE = {
     "weekly-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
         "schedule": crontab(minute=0, hour=3, day_of_week="mon"),
         "kwargs": {"trigger": "scheduled"},
-        "options": {"expires": 6 * 60 * 60},
+        "options": _expiring(6 * 60 * 60),
     },
     "monthly-full-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
         "schedule": crontab(minute=0, hour=4, day_of_month="1"),
         "kwargs": {"full": True, "trigger": "scheduled"},
-        "options": {"expires": 12 * 60 * 60},
+        "options": _expiring(12 * 60 * 60),
     },
     "weekly-conflict-scan": {
         "task": "apps.conflicts.tasks.detect_conflicts_task",
         "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
         "kwargs": {"trigger": "scheduled"},
-        "options": {"expires": 6 * 60 * 60},
+        "options": _expiring(6 * 60 * 60),
     },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",
         "schedule": 240.0,
         "kwargs": {"trigger": "scheduled"},
-        "options": {"expires": 200},
+        "options": _expiring(200),
     },
 }
 CELERY_TIMEZONE = TIME_ZONE

@@ -14,6 +14,8 @@ memory content must never reach a record outside the memory tables.
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
 from apps.core.errors import ServiceError
@@ -53,3 +55,19 @@ def record_job_run(job: str, *, trigger: str = JobTrigger.MANUAL) -> Iterator[Jo
 def _finish(run: JobRun) -> None:
     run.finished_at = timezone.now()
     run.save(update_fields=["outcome", "error", "counts", "finished_at"])
+
+
+def sync_beat_schedule(*, using: str = DEFAULT_DB_ALIAS, **_signal_kwargs: object) -> None:
+    """Copy settings' CELERY_BEAT_SCHEDULE into django-celery-beat's tables (after
+    `migrate`), so admins see every schedule before beat's first start. Idempotent: it
+    updates each entry by name, the way beat itself does when it starts."""
+    from django_celery_beat.models import PeriodicTask
+    from django_celery_beat.schedulers import ModelEntry
+
+    from memory_console.celery import app
+
+    table = PeriodicTask._meta.db_table
+    if table not in connections[using].introspection.table_names():
+        return  # django-celery-beat's migrations have not run (e.g. `migrate core`)
+    for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
+        ModelEntry.from_entry(name, app=app, **entry)
