@@ -120,13 +120,13 @@ def granted_tenant_ids(user, perm: Perm) -> Q:
 
 def _grant_conditions(user, perm: Perm, *, tenant_field: str | None, scope_field: str | None):
     """One condition per permission table: rows whose tenant or scope it grants `perm` on."""
-    conditions = []
+    conditions: list[Q] = []
     if tenant_field:
-        for model in (TenantUserObjectPermission, TenantGroupObjectPermission):
-            conditions.append(Q(**{f"{tenant_field}__in": _granted(model, user, perm)}))
+        for tenant_table in (TenantUserObjectPermission, TenantGroupObjectPermission):
+            conditions.append(Q(**{f"{tenant_field}__in": _granted(tenant_table, user, perm)}))
     if scope_field:
-        for model in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
-            conditions.append(Q(**{f"{scope_field}__in": _granted(model, user, perm)}))
+        for scope_table in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
+            conditions.append(Q(**{f"{scope_field}__in": _granted(scope_table, user, perm)}))
     return conditions
 
 

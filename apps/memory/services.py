@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected, configured_stages, run_hooks
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
@@ -43,7 +44,9 @@ def refresh_archive_due_at(item: MemoryItem) -> None:
     )
 
 
-def version_of(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> MemoryVersion:
+def version_of(
+    *, item: MemoryItem, change: str, actor: Actor | None, reference: str = ""
+) -> MemoryVersion:
     """The history row of the item as it now stands, under its current version (unsaved)."""
     return MemoryVersion(
         item=item,
@@ -56,11 +59,13 @@ def version_of(*, item: MemoryItem, change: str, actor: Any, reference: str = ""
         superseded_by_id=item.superseded_by_id,
         change=str(change),
         reference=reference,
-        changed_by=actor if getattr(actor, "pk", None) else None,
+        changed_by=None if actor is None or isinstance(actor, str) else actor,
     )
 
 
-def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> None:
+def snapshot_version(
+    *, item: MemoryItem, change: str, actor: Actor | None, reference: str = ""
+) -> None:
     """Store the item as it now stands, under its current version number."""
     insert_rows(version_of(item=item, change=change, actor=actor, reference=reference))
 
@@ -68,7 +73,7 @@ def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: st
 def create_item(
     *,
     values: dict[str, Any],
-    actor: Any,
+    actor: Actor,
     action: Action = Action.MEMORY_CREATED,
     reference: str = "",
     audit_data: dict | None = None,
@@ -100,7 +105,7 @@ def update_item(
     *,
     item_id: Any,
     changes: dict[str, Any],
-    actor: Any,
+    actor: Actor,
     action: Action,
     expected_version: int | None = None,
     reference: str = "",
@@ -145,7 +150,7 @@ def update_item(
     return item
 
 
-def rollback_to_version(*, item_id: Any, version: int, actor: Any) -> MemoryItem:
+def rollback_to_version(*, item_id: Any, version: int, actor: Actor) -> MemoryItem:
     """Restore an item's content, key, status and importance as they stood at `version`."""
     old = MemoryVersion.objects.get(item_id=item_id, version=version)
     return update_item(
@@ -181,7 +186,7 @@ class RememberResult:
 _CONTENT_SCREENING_STAGES = {"sensitive_data", "injection"}
 
 
-def remember(*, actor: Any, payload: dict, api_key_prefix: str = "") -> RememberResult:
+def remember(*, actor: Actor, payload: dict, api_key_prefix: str = "") -> RememberResult:
     """Run a write through every gate stage, then persist item, version and audit atomically.
 
     Stages may refuse (GateRejected), hold the item (status quarantined / pending_review),
@@ -204,7 +209,7 @@ def remember(*, actor: Any, payload: dict, api_key_prefix: str = "") -> Remember
         raise
 
 
-def _run_gate(draft: Draft, *, actor: Any, api_key_prefix: str) -> RememberResult:
+def _run_gate(draft: Draft, *, actor: Actor, api_key_prefix: str) -> RememberResult:
     with transaction.atomic():
         for stage in configured_stages():
             stage.inspect(draft)
@@ -226,7 +231,7 @@ def _run_gate(draft: Draft, *, actor: Any, api_key_prefix: str) -> RememberResul
     return RememberResult(item=item, status=item.status, merged=False)
 
 
-def _screen_content(*, item: MemoryItem, content: dict, actor: Any) -> Draft:
+def _screen_content(*, item: MemoryItem, content: dict, actor: Actor) -> Draft:
     """Pass new content for an existing item through the content-screening gate stages."""
     values = {
         field.name: getattr(item, field.name)
@@ -263,7 +268,7 @@ def _screen_content(*, item: MemoryItem, content: dict, actor: Any) -> Draft:
 
 
 def _apply_screened_content(
-    *, item: MemoryItem, content: dict, changes: dict, actor: Any
+    *, item: MemoryItem, content: dict, changes: dict, actor: Actor
 ) -> list[Callable[[MemoryItem], None]]:
     """Fold screened content (possibly redacted or sealed, possibly quarantined) into changes."""
     draft = _screen_content(item=item, content=content, actor=actor)
@@ -280,7 +285,7 @@ def _apply_screened_content(
 
 
 def patch_item(
-    *, item_id: Any, changes: dict[str, Any], actor: Any, expected_version: int
+    *, item_id: Any, changes: dict[str, Any], actor: Actor, expected_version: int
 ) -> MemoryItem:
     """Edit an item (optimistically locked); new content is screened like a new write."""
     with transaction.atomic():
@@ -319,7 +324,7 @@ def patch_item(
     return item
 
 
-def forget_item(*, item_id: Any, actor: Any) -> MemoryItem:
+def forget_item(*, item_id: Any, actor: Actor) -> MemoryItem:
     """Archive an item (soft forget): it leaves recall but is kept until retention or
     erasure removes it. Forgetting an archived or rejected item changes nothing."""
     with audited_change():
@@ -342,7 +347,7 @@ class FeedbackSignal(models.TextChoices):
     NEGATIVE = "negative", "Negative"
 
 
-def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
+def give_feedback(*, item_id: Any, signal: str, actor: Actor) -> MemoryItem:
     """Positive feedback reinforces S0 and counts as a use; negative cuts S0 sharply."""
     signal = FeedbackSignal(signal)
     with audited_change():
@@ -372,7 +377,7 @@ class MergeRefused(Exception):
         self.message = message
 
 
-def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None) -> MemoryItem:
+def merge_items(*, item_ids: list[Any], actor: Actor, content: dict | None = None) -> MemoryItem:
     """Merge active items of one scope into the newest (optionally with new content).
 
     The survivor gets the summed access counts and the highest importance; the others

@@ -17,6 +17,7 @@ from django.utils.formats import date_format
 from apps.access.permissions import Perm
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.memory.content import render_text
 from apps.memory.gate import resume_after_release
 from apps.memory.models import MemoryItem, MemoryStatus, SourceKind
@@ -44,7 +45,7 @@ class InvalidContent(QuarantineError):
     """Edited content is not a JSON object within the size limit."""
 
 
-def _actor_label(actor: Any) -> str:
+def _actor_label(actor: Actor) -> str:
     return actor if isinstance(actor, str) else actor.get_username()
 
 
@@ -69,7 +70,7 @@ def _already_decided_message(entry_id: int) -> str:
 
 
 def _claim(
-    *, entry_id: int, actor: Any, reason: str, to_status: str, from_statuses=OPEN_STATUSES
+    *, entry_id: int, actor: Actor, reason: str, to_status: str, from_statuses=OPEN_STATUSES
 ) -> QuarantineEntry:
     """Move the entry out of an open status, or raise AlreadyDecided (one reviewer wins)."""
     claimed = QuarantineEntry.objects.filter(pk=entry_id, status__in=from_statuses).update(
@@ -88,7 +89,7 @@ def flag_item(
     *,
     item: MemoryItem,
     assessment: Assessment,
-    actor: Any,
+    actor: Actor,
     detectors: list[str] | None = None,
     reasons: list[str] | None = None,
 ) -> QuarantineEntry:
@@ -118,7 +119,7 @@ def flag_item(
     return entry
 
 
-def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
+def release_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntry:
     """Return a quarantined memory to active use after human review."""
     reason = _clean_reason(reason)
     with audited_change():
@@ -129,7 +130,7 @@ def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     return entry
 
 
-def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) -> QuarantineEntry:
+def edit_and_release(*, entry_id: int, actor: Actor, reason: str, content: Any) -> QuarantineEntry:
     """Replace the memory's content with a reviewer's corrected version and release it."""
     reason = _clean_reason(reason)
     content = validate_content(content)
@@ -152,7 +153,12 @@ def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) ->
 
 
 def _activate(
-    *, entry: QuarantineEntry, actor: Any, action: Action, changes: dict, extra: dict | None = None
+    *,
+    entry: QuarantineEntry,
+    actor: Actor,
+    action: Action,
+    changes: dict,
+    extra: dict | None = None,
 ) -> None:
     """Set the entry's item active through the memory primitives (version + audit there)."""
     data = {"entry": entry.pk, "reason_length": len(entry.decision_reason), **(extra or {})}
@@ -177,7 +183,7 @@ def _activate(
     resume_after_release(item_id=entry.item_id, actor=actor)
 
 
-def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
+def withdraw_forgotten(*, item_id: Any, actor: Actor) -> int:
     """Close the open entries of an item its agent forgot (a forget hook): a reviewer
     must not release a forgotten memory back into recall. Returns how many closed."""
     with audited_change():
@@ -203,7 +209,7 @@ def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
     return len(open_ids)
 
 
-def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
+def reject_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntry:
     """Delete the quarantined memory and its history; the entry stays, without content."""
     reason = _clean_reason(reason)
     with audited_change():
@@ -225,7 +231,7 @@ def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     return entry
 
 
-def escalate_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
+def escalate_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntry:
     """Hand an entry to compliance: it leaves the operators' queue and officers see it."""
     reason = _clean_reason(reason)
     with audited_change():
@@ -265,7 +271,7 @@ class BulkOutcome:
         return text
 
 
-def bulk_decide(*, entry_ids: list[int], decision: str, actor: Any, reason: str) -> BulkOutcome:
+def bulk_decide(*, entry_ids: list[int], decision: str, actor: Actor, reason: str) -> BulkOutcome:
     """Apply one decision to a selection; each entry is claimed on its own."""
     if decision not in DECISIONS:
         raise QuarantineError(f"Unknown decision {decision!r}.")
@@ -286,7 +292,7 @@ def validate_content(content: Any) -> dict:
     if isinstance(content, str):
         try:
             content = json.loads(content)
-        except ValueError as error:
+        except json.JSONDecodeError as error:
             raise InvalidContent(f"Content is not valid JSON: {error.msg}.") from None
     if not isinstance(content, dict) or not content:
         raise InvalidContent("Content must be a non-empty JSON object.")
@@ -365,7 +371,7 @@ BLAST_MAX_ITEMS = 5000
 
 
 def blast_radius_items(
-    *, entry: QuarantineEntry, dimension: str, since: datetime, actor: Any
+    *, entry: QuarantineEntry, dimension: str, since: datetime, actor: Actor
 ) -> QuerySet[MemoryItem]:
     """Items written by the entry's source, run or API key since `since`, within the
     actor's review grant (never beyond it)."""
@@ -401,7 +407,7 @@ def contain_blast_radius(
     dimension: str,
     since: datetime,
     decision: str,
-    actor: Any,
+    actor: Actor,
     reason: str,
 ) -> dict:
     """Quarantine (or reject) every item in the blast radius in one audited action."""
@@ -432,7 +438,7 @@ def contain_blast_radius(
     return counts
 
 
-def _quarantine_items(*, items: QuerySet, origin: QuarantineEntry, actor: Any) -> dict:
+def _quarantine_items(*, items: QuerySet, origin: QuarantineEntry, actor: Actor) -> dict:
     active_ids = list(
         items.filter(status=MemoryStatus.ACTIVE).values_list("pk", flat=True)[:BLAST_MAX_ITEMS]
     )
@@ -456,7 +462,7 @@ def _quarantine_items(*, items: QuerySet, origin: QuarantineEntry, actor: Any) -
     return {"quarantined": len(active_ids)}
 
 
-def _reject_items(*, items: QuerySet, actor: Any, reason: str) -> dict:
+def _reject_items(*, items: QuerySet, actor: Actor, reason: str) -> dict:
     item_ids = list(items.values_list("pk", flat=True)[:BLAST_MAX_ITEMS])
     entries_closed = QuarantineEntry.objects.filter(
         item_id__in=item_ids, status__in=OPEN_STATUSES

@@ -54,7 +54,7 @@ def parse_merged_content(raw: Any) -> dict:
             )
         try:
             raw = json.loads(raw)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise InvalidContent(
                 f"Merged content is not valid JSON: {exc.msg} (line {exc.lineno}, column "
                 f"{exc.colno}).",
