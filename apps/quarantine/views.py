@@ -147,20 +147,10 @@ class EntryView(LoginRequiredMixin, View):
 
 def _entry_for_reader(user, pk: int) -> QuarantineEntry:
     """Reviewers see their entries; compliance officers also see escalated ones."""
-    entry = (
-        selectors.entries_visible_to(user)
-        .select_related("tenant", "scope", "item", "decided_by")
-        .filter(pk=pk)
-        .first()
+    readable = selectors.entries_readable_by(user)
+    return get_object_or_404(
+        readable.select_related("tenant", "scope", "item", "decided_by"), pk=pk
     )
-    if entry is None:
-        entry = get_object_or_404(
-            selectors.escalated_entries_visible_to(user).select_related(
-                "tenant", "scope", "item", "decided_by"
-            ),
-            pk=pk,
-        )
-    return entry
 
 
 class DecideView(LoginRequiredMixin, View):
