@@ -9,15 +9,19 @@ than the database spent answering. Here the compiling is done once per process:
   It sends no model signals: this project keeps no logic in signals (ARCHITECTURE §1).
 - `PrecompiledQuery`: a lookup written as a queryset, run with each call's values.
 
+`advisory_lock` is the one lock that keeps two runs of a periodic job from overlapping.
+
 `planned_for_each_call` undoes one side effect of prepared statements where it hurts.
 """
 
+import threading
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from django.db.models import Field, Model, QuerySet
 
 
@@ -171,3 +175,51 @@ class PrecompiledQuery:
             loaded.append(model.from_db(self.using, names, row[start : start + len(names)]))
             start += len(names)
         return (*loaded, *row[start:])
+
+
+# The first key of every job lock (two-key advisory locks live apart from the audit
+# chain's one-key lock); the second key is a checksum of the lock's name.
+_JOB_LOCK_NAMESPACE = 0x4D434A42  # "MCJB"
+_local_locks: dict[str, threading.Lock] = {}
+_local_locks_guard = threading.Lock()
+
+
+def _signed_int32(value: int) -> int:
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+@contextmanager
+def advisory_lock(name: str, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[bool]:
+    """Hold the lock called `name` for the body if no one else holds it; yield whether it did.
+
+    On PostgreSQL a session-level advisory lock (pg_try_advisory_lock): it survives the
+    body's own commits (a batched job commits per batch), never waits, and is released
+    by the database when the holder's connection ends, so a killed worker leaves no
+    stale lock. SQLite (the embedded default, tasks run in-process) gets a lock per
+    process.
+    """
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        with _local_locks_guard:
+            lock = _local_locks.setdefault(name, threading.Lock())
+        acquired = lock.acquire(blocking=False)
+        try:
+            yield acquired
+        finally:
+            if acquired:
+                lock.release()
+        return
+    keys = [_JOB_LOCK_NAMESPACE, _signed_int32(zlib.crc32(name.encode()))]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", keys)
+        acquired = bool(cursor.fetchone()[0])
+    try:
+        yield acquired
+    finally:
+        if acquired:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", keys)
+            except DatabaseError:
+                # A broken transaction or connection: closing the connection frees it.
+                connection.close()

@@ -285,11 +285,30 @@ def _expiring(seconds: int) -> dict:
 
 
 CELERY_BEAT_SCHEDULE = {
-    "weekly-audit-chain-verify": {
-        "task": "apps.audit.tasks.verify_audit_chain_task",
+    # Chain verify + health reports (per tenant and installation) + anomaly scan.
+    "weekly-audit": {
+        "task": "apps.reports.tasks.weekly_audit_task",
         "schedule": crontab(minute=0, hour=3, day_of_week="mon"),
         "kwargs": {"trigger": "scheduled"},
         "options": _expiring(6 * 60 * 60),
+    },
+    "daily-decay-archival": {
+        "task": "apps.memory.tasks.decay_task",
+        "schedule": crontab(minute=15, hour=2),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(12 * 60 * 60),
+    },
+    "hourly-expiry": {
+        "task": "apps.memory.tasks.expiry_task",
+        "schedule": crontab(minute=5),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(50 * 60),
+    },
+    "hourly-gdpr-sla-watch": {
+        "task": "apps.reports.tasks.gdpr_sla_task",
+        "schedule": crontab(minute=10),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(50 * 60),
     },
     "monthly-full-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
@@ -312,7 +331,24 @@ CELERY_BEAT_SCHEDULE = {
 }
 CELERY_TIMEZONE = TIME_ZONE
 
+# Mail (the GDPR SLA watch writes to compliance officers): printed to the console unless
+# an SMTP server is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "memory-console@localhost")
+
 # Domain knobs (per-tenant values live on Tenant; these are installation defaults).
+# Weekly report anomalies: writes by one API key in one hour, distinct subjects one key
+# wrote about in the week, and writes (most from sources new to it) that flag a scope.
+MEMORY_CONSOLE_REPORT_BURST_WRITES_PER_HOUR = env_int(
+    "MEMORY_CONSOLE_REPORT_BURST_WRITES_PER_HOUR", 500
+)
+MEMORY_CONSOLE_REPORT_FANOUT_SUBJECTS = env_int("MEMORY_CONSOLE_REPORT_FANOUT_SUBJECTS", 100)
+MEMORY_CONSOLE_REPORT_SOURCE_SHIFT_MIN_WRITES = 5
 MEMORY_CONSOLE_ARCHIVE_THRESHOLD = 0.1
 MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
 # The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.

@@ -44,6 +44,7 @@ class Action(models.TextChoices):
     MEMORY_ROLLED_BACK = "memory.rolled_back", "Memory rolled back to a version"
     MEMORY_ARCHIVED = "memory.archived", "Memories archived by decay"
     MEMORY_EXPIRED = "memory.expired", "Working memories expired"
+    MEMORY_RESTORED = "memory.restored", "Archived memory restored"
     MEMORY_RECALLED = "memory.recalled", "Memories recalled"
     MEMORY_IMPORTED = "memory.imported", "Memories imported"
     QUARANTINE_FLAGGED = "quarantine.flagged", "Memory quarantined"

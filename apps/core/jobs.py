@@ -11,8 +11,9 @@ service error's code) is kept: a database error's message can quote row values, 
 memory content must never reach a record outside the memory tables.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -20,6 +21,9 @@ from django.utils import timezone
 
 from apps.core.errors import ServiceError
 from apps.core.models import JobOutcome, JobRun, JobTrigger
+from memory_console.db import advisory_lock
+
+ALREADY_RUNNING = "already running"
 
 
 def describe_failure(error: BaseException) -> str:
@@ -31,9 +35,14 @@ def describe_failure(error: BaseException) -> str:
     return name
 
 
-def skip_job_run(run: JobRun) -> None:
-    """Mark the run skipped (e.g. another run holds the job's lock); it ends normally."""
+def skip_job_run(run: JobRun, *, reason: str = "") -> None:
+    """Mark the run skipped (e.g. another run holds the job's lock); it ends normally.
+
+    The reason is kept where a failure's type would be, as "skipped: <reason>".
+    """
     run.outcome = JobOutcome.SKIPPED
+    if reason:
+        run.error = f"skipped: {reason}"
 
 
 @contextmanager
@@ -50,6 +59,29 @@ def record_job_run(job: str, *, trigger: str = JobTrigger.MANUAL) -> Iterator[Jo
     if run.outcome == JobOutcome.RUNNING:
         run.outcome = JobOutcome.SUCCEEDED
     _finish(run)
+
+
+def run_exclusive_job(
+    job: str, work: Callable[[JobRun], dict[str, Any]], *, trigger: str = JobTrigger.MANUAL
+) -> dict[str, Any]:
+    """Run `work(run)` as a recorded run of `job` under the job's advisory lock.
+
+    Two runs never overlap: one that finds the lock held is recorded as skipped
+    ("skipped: already running") and does nothing. A run that gets the lock first marks
+    earlier runs still shown as running as interrupted: nobody holds the lock, so their
+    worker died (the work itself resumes, being idempotent). Returns the run's counts.
+    """
+    with record_job_run(job, trigger=trigger) as run, advisory_lock(f"job:{job}") as acquired:
+        if not acquired:
+            skip_job_run(run, reason=ALREADY_RUNNING)
+            return {"skipped": ALREADY_RUNNING}
+        JobRun.objects.filter(job=job, outcome=JobOutcome.RUNNING).exclude(pk=run.pk).update(
+            outcome=JobOutcome.FAILED,
+            error="interrupted: its worker stopped",
+            finished_at=timezone.now(),
+        )
+        run.counts.update(work(run))
+    return dict(run.counts)
 
 
 def _finish(run: JobRun) -> None:

@@ -19,6 +19,11 @@ class SensitivePolicy(models.TextChoices):
     REJECT = "reject", "Reject the write"
 
 
+class ExpiryPolicy(models.TextChoices):
+    ARCHIVE = "archive", "Archive (kept, out of recall)"
+    DELETE = "delete", "Delete"
+
+
 def default_lww_patterns() -> list[str]:
     return ["address.*", "phone", "email", "contact.*"]
 
@@ -46,6 +51,12 @@ class Tenant(models.Model):
         help_text='Half-lives in days by memory type or category band, e.g. {"procedural": 120}.',
     )
     erasure_sla_hours = models.PositiveIntegerField(null=True, blank=True)
+    expiry_policy = models.CharField(
+        max_length=16,
+        choices=ExpiryPolicy.choices,
+        default=ExpiryPolicy.ARCHIVE,
+        help_text="What the hourly expiry job does with items past their expires_at.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

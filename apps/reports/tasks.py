@@ -3,9 +3,10 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from apps.core.jobs import record_job_run
+from apps.core.jobs import record_job_run, run_exclusive_job
 from apps.core.models import JobTrigger
 from apps.reports.selectors import refresh_installation_summary
+from apps.reports.services import run_weekly_audit, watch_erasure_slas
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
@@ -19,3 +20,15 @@ def refresh_dashboard_summary_task(trigger: str = JobTrigger.MANUAL) -> int:
         counts, _ = refresh_installation_summary()
         run.counts["tenants"] = len(counts)
     return len(counts)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def weekly_audit_task(trigger: str = JobTrigger.MANUAL) -> dict:
+    """Monday 03:00 UTC: verify the audit chain and store the week's health reports."""
+    return run_exclusive_job("weekly_audit", lambda run: run_weekly_audit(), trigger=trigger)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def gdpr_sla_task(trigger: str = JobTrigger.MANUAL) -> dict:
+    """Hourly: flag deletion requests due within 48 h or overdue and tell the officers."""
+    return run_exclusive_job("gdpr_sla", lambda run: watch_erasure_slas(), trigger=trigger)

@@ -84,19 +84,6 @@ def test_the_chain_verification_keeps_its_record_and_is_a_job_run_too():
     assert run.counts["ok"] is True
 
 
-def test_a_scan_that_finds_the_lock_taken_is_skipped():
-    from django.core.cache import cache
-
-    from apps.conflicts.tasks import _LOCK_KEY, detect_conflicts_task
-
-    cache.add(_LOCK_KEY, "1", 60)
-    try:
-        assert detect_conflicts_task() == {"skipped": "another scan is running"}
-    finally:
-        cache.delete(_LOCK_KEY)
-    assert JobRun.objects.get(job="conflict_scan").outcome == JobOutcome.SKIPPED
-
-
 def test_a_failing_task_records_a_failed_run(monkeypatch):
     from apps.reports import tasks
 

@@ -1,0 +1,23 @@
+"""The scheduled jobs a person can run now (`run_job NAME`, the "run now" button), by name.
+
+The names are the JobRun names their tasks record, so /reports/jobs/ pairs each job with
+its last run.
+"""
+
+from celery import Task
+
+from apps.memory.tasks import decay_task, expiry_task
+from apps.reports.tasks import gdpr_sla_task, weekly_audit_task
+
+JOBS: dict[str, Task] = {
+    "decay": decay_task,
+    "expiry": expiry_task,
+    "weekly_audit": weekly_audit_task,
+    "gdpr_sla": gdpr_sla_task,
+}
+JOB_DESCRIPTIONS = {
+    "decay": "Archive memories whose decayed score crossed the threshold (daily).",
+    "expiry": "Archive or delete working memories past their expiry (hourly).",
+    "weekly_audit": "Verify the audit chain and build the health reports (Mondays 03:00 UTC).",
+    "gdpr_sla": "Flag erasure requests due within 48 h or overdue; e-mail officers (hourly).",
+}
