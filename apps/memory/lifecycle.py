@@ -261,12 +261,11 @@ def expire_items(
 class NotArchived(ServiceError):
     """Only an archived item can be restored."""
 
-    def __init__(self, status: str):
-        super().__init__(
-            f"Only archived memories can be restored; this one is {status}.",
-            code="not_archived",
-            status=409,
-        )
+    code = "not_archived"
+    status = 409
+
+    def __init__(self, current_status: str):
+        super().__init__(f"Only archived memories can be restored; this one is {current_status}.")
 
 
 def restore_item(*, item_id: Any, actor: Any) -> MemoryItem:

@@ -9,4 +9,5 @@ urlpatterns = [
     path("", views.MemoryListView.as_view(), name="list"),
     path("<uuid:pk>/", views.MemoryDetailView.as_view(), name="detail"),
     path("<uuid:pk>/rollback/", views.MemoryRollbackView.as_view(), name="rollback"),
+    path("<uuid:pk>/restore/", views.MemoryRestoreView.as_view(), name="restore"),
 ]

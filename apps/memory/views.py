@@ -24,6 +24,7 @@ from django.views import View
 from apps.access.permissions import Perm
 from apps.memory.filters import MemoryItemFilter
 from apps.memory.forms import RollbackForm
+from apps.memory.lifecycle import NotArchived, restore_item
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, category_band
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import items_visible_to, user_has_perm_on
@@ -156,6 +157,11 @@ class MemoryDetailView(LoginRequiredMixin, View):
             "now": now,
             "versions": versions,
             "can_review": can_review,
+            "restore_url": (
+                reverse("memory:restore", args=[item.pk])
+                if can_review and item.status == MemoryStatus.ARCHIVED
+                else ""
+            ),
             "reinstate_url": (
                 _optional_reverse("conflicts:reinstate", item.pk)
                 if can_review and item.status == MemoryStatus.SUPERSEDED
@@ -173,6 +179,20 @@ class MemoryDetailView(LoginRequiredMixin, View):
         return (
             _optional_reverse("conflicts:revert", int(conflict_pk)) if conflict_pk.isdigit() else ""
         )
+
+
+class MemoryRestoreView(LoginRequiredMixin, View):
+    """Return an archived item to recall (needs review rights on its scope)."""
+
+    def post(self, request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
+        item = get_object_or_404(items_visible_to(request.user, Perm.REVIEW_MEMORIES), pk=pk)
+        try:
+            restore_item(item_id=item.pk, actor=request.user)
+        except NotArchived as refused:
+            messages.error(request, refused.message)
+        else:
+            messages.success(request, "Restored: the memory is active and back in recall.")
+        return redirect("memory:detail", pk=item.pk)
 
 
 class MemoryRollbackView(LoginRequiredMixin, View):

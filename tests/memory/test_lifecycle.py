@@ -134,3 +134,42 @@ def test_expiry_deletes_items_with_their_history_where_the_tenant_says_so(tenant
     assert kept.status == MemoryStatus.ARCHIVED
     event = AuditEvent.objects.get(action=Action.MEMORY_EXPIRED, tenant_id=tenant_b.pk)
     assert event.metadata["policy"] == "delete"
+
+
+def test_the_restore_button_shows_on_archived_items_for_reviewers_and_restores(
+    tenant_a, operator_a, client
+):
+    item = _due(ScopeFactory(tenant=tenant_a), 1)[0]
+    archive_due_items()
+    client.force_login(operator_a)
+    page = client.get(f"/memories/{item.pk}/")
+    assert b'id="restore-form"' in page.content
+    response = client.post(f"/memories/{item.pk}/restore/")
+    assert response.status_code == 302
+    item.refresh_from_db()
+    assert item.status == MemoryStatus.ACTIVE
+    assert b'id="restore-form"' not in client.get(f"/memories/{item.pk}/").content
+
+
+def test_restore_needs_review_rights_on_the_scope(tenant_a, analyst, operator_b, client):
+    item = _due(ScopeFactory(tenant=tenant_a), 1)[0]
+    archive_due_items()
+    for outsider in (analyst, operator_b):
+        client.force_login(outsider)
+        assert client.post(f"/memories/{item.pk}/restore/").status_code == 404
+    item.refresh_from_db()
+    assert item.status == MemoryStatus.ARCHIVED
+
+
+def test_the_api_restores_an_archived_item_and_refuses_an_active_one(tenant_a, operator_a):
+    from rest_framework.test import APIClient
+
+    item = _due(ScopeFactory(tenant=tenant_a), 1)[0]
+    api = APIClient()
+    api.force_authenticate(operator_a)
+    refused = api.post(f"/api/v1/memories/{item.public_id}/restore/")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "not_archived"
+    archive_due_items()
+    restored = api.post(f"/api/v1/memories/{item.public_id}/restore/")
+    assert restored.status_code == 200 and restored.json()["status"] == "active"

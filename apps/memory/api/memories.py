@@ -33,6 +33,7 @@ from apps.memory.api.serializers import (
     RememberResponseSerializer,
 )
 from apps.memory.gate.stages import parse_scope_key
+from apps.memory.lifecycle import NotArchived, restore_item
 from apps.memory.models import MemoryItem
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
@@ -98,6 +99,11 @@ def parse_memory_id(value: str) -> uuid.UUID:
 
 def api_key_prefix(request) -> str:
     return request.auth.prefix if isinstance(request.auth, AgentAPIKey) else ""
+
+
+class NotRestorable(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "not_archived"
 
 
 class MemoryCursorPagination(CursorPagination):
@@ -262,6 +268,25 @@ class MemoryViewSet(
         )
         updated.scope = item.scope
         return Response(self.get_serializer(updated).data)
+
+    @extend_schema(
+        summary="Restore an archived memory to recall (operators: review rights on its scope)",
+        parameters=[_ID_PARAMETER],
+        request=None,
+        responses={200: MemorySerializer, **_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def restore(self, request, *args, **kwargs):
+        pk = parse_memory_id(self.kwargs["pk"])
+        reviewable = items_visible_to(request.user, Perm.REVIEW_MEMORIES)
+        if not reviewable.filter(pk=pk).exists():
+            raise exceptions.NotFound()
+        try:
+            restored = restore_item(item_id=pk, actor=request.user)
+        except NotArchived as refused:
+            raise NotRestorable(refused.message) from refused
+        restored = MemoryItem.objects.select_related("tenant", "scope").get(pk=restored.pk)
+        return Response(self.get_serializer(restored).data)
 
     @extend_schema(
         summary="Merge memories of one scope into the newest",
