@@ -18,9 +18,11 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from apps.access.permissions import Perm
-from apps.access.selectors import filter_by_grant
+from apps.access.selectors import filter_by_grant, has_global_access
+from apps.core.models import JobRun
 from apps.memory.models import MemoryItem, MemoryStatus, Tenant
 from apps.memory.selectors import scopes_visible_to, tenants_visible_to
+from apps.reports.models import HealthReport
 
 # Either permission lets a user see a tenant's figures (analysts hold only view_reports).
 FIGURE_PERMS = (Perm.VIEW_MEMORIES, Perm.VIEW_REPORTS)
@@ -131,3 +133,50 @@ def memory_counts_by_tenant(user) -> Dashboard:
             totals.counts[status] = totals.counts.get(status, 0) + n
         rows.append(row)
     return Dashboard(rows=rows, totals=totals, as_of=as_of)
+
+
+# --- health reports and job runs --------------------------------------------------------
+
+
+def report_tenant_ids(user) -> QuerySet[Tenant]:
+    """Tenants whose whole-tenant aggregates the user may read (view_reports on the tenant;
+    a grant on some scopes only does not reveal the tenant's totals)."""
+    return filter_by_grant(
+        Tenant.objects.all(), user, Perm.VIEW_REPORTS, tenant_field="pk", scope_field=None
+    ).values("pk")
+
+
+def reports_visible_to(user) -> QuerySet[HealthReport]:
+    """Health reports of the tenants the user may read, and the installation's reports for
+    users with access to every tenant (admins)."""
+    if not user.is_authenticated:
+        return HealthReport.objects.none()
+    visible = Q(tenant_id__in=report_tenant_ids(user))
+    if has_global_access(user):
+        visible |= Q(tenant__isnull=True)
+    return HealthReport.objects.filter(visible).select_related("tenant")
+
+
+def previous_report(report: HealthReport) -> HealthReport | None:
+    """The same tenant's (or the installation's) report of the week before, if stored."""
+    return (
+        HealthReport.objects.filter(tenant_id=report.tenant_id, week_start__lt=report.week_start)
+        .order_by("-week_start")
+        .first()
+    )
+
+
+def latest_reports_for(user) -> list[HealthReport]:
+    """The newest stored week's reports the user may read (the dashboard's headline)."""
+    visible = reports_visible_to(user)
+    newest = visible.order_by("-week_start").values_list("week_start", flat=True).first()
+    if newest is None:
+        return []
+    return list(visible.filter(week_start=newest).order_by("tenant__slug"))
+
+
+def last_run_per_job(jobs) -> dict[str, JobRun | None]:
+    """The latest JobRun of each named job (one indexed lookup per job)."""
+    return {
+        job: JobRun.objects.filter(job=job).order_by("-started_at", "-id").first() for job in jobs
+    }

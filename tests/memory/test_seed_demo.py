@@ -10,6 +10,7 @@ from apps.access.permissions import Perm
 from apps.audit.models import AuditEvent
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Scope, Tenant
 from apps.memory.selectors import items_visible_to, tenants_visible_to
+from apps.reports.models import HealthReport
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -44,6 +45,11 @@ def test_seed_demo_builds_the_whole_demo_and_a_second_run_changes_nothing():
     for login in ("admin", "operator", "officer", "officer2", "analyst"):
         assert login in output
     assert "memory-console-demo" in output
+
+    # Two weekly health reports (last week and this), so week over week compares.
+    installation = HealthReport.objects.filter(tenant__isnull=True)
+    assert installation.count() == 2
+    assert HealthReport.objects.filter(tenant__slug="support-bot-prod").count() == 2
 
     counts = (MemoryItem.objects.count(), Scope.objects.count(), AuditEvent.objects.count())
     again = _seed()

@@ -111,7 +111,22 @@ class Command(BaseCommand):
             with transaction.atomic():
                 for tenant in tenants.values():
                     self.seed_tenant(tenant, agent.user)
+        self.ensure_reports()
         self.print_summary(password or DEMO_PASSWORD, time.perf_counter() - started)
+
+    def ensure_reports(self) -> None:
+        """Last week's and this week's health reports, so the week-over-week view has two
+        weeks to compare on a fresh install (a second run adds nothing)."""
+        # Imported here: reports builds on every app, this command included.
+        from apps.reports.models import HealthReport
+        from apps.reports.services import run_weekly_audit
+        from apps.reports.services.health import period_for
+
+        now = timezone.now()
+        for moment in (now - timedelta(days=7), now):
+            week_start = period_for(moment).week_start
+            if not HealthReport.objects.filter(tenant=None, week_start=week_start).exists():
+                run_weekly_audit(actor="seed_demo", now=moment)
 
     # --- people and tenants -------------------------------------------------------------
 
