@@ -18,8 +18,8 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
-from apps.access.permissions import Perm
 from apps.access.roles import Role
+from apps.tenancy.permissions import Perm
 
 
 class Grants:

@@ -5,10 +5,10 @@ from django import forms
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from apps.access.permissions import Perm
 from apps.audit.models import Action, ActorKind, AuditEvent
 from apps.memory.models import Tenant
 from apps.memory.selectors import tenants_visible_to
+from apps.tenancy.permissions import Perm
 
 
 @extend_schema_field(OpenApiTypes.STR)

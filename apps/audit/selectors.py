@@ -15,10 +15,10 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
-from apps.access.permissions import Perm
 from apps.access.roles import Role
 from apps.access.selectors import filter_by_grant, grants_of
 from apps.audit.models import AuditEvent, AuditVerification
+from apps.tenancy.permissions import Perm
 
 
 def is_scope_bound(user) -> bool:

@@ -15,12 +15,12 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from apps.access.permissions import Perm
 from apps.access.selectors import count_by_grant, filter_by_grant
 from apps.conflicts.diff import DiffEntry, json_diff
 from apps.conflicts.models import Conflict, ConflictStatus
 from apps.memory.models import MemoryItem
 from apps.memory.scoring import effective_score
+from apps.tenancy.permissions import Perm
 
 PAGE_SIZE = 50
 NAV_COUNT_CAP = 999

@@ -12,7 +12,6 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 
-from apps.access.permissions import Perm
 from apps.conflicts.forms import KEEP_NEWEST, BulkKeepNewestForm, QueueFilterForm, ResolveForm
 from apps.conflicts.models import Conflict, Resolution
 from apps.conflicts.selectors import (
@@ -31,6 +30,7 @@ from apps.conflicts.services import (
     revert_resolution,
 )
 from apps.memory.selectors import items_visible_to, tenants_visible_to
+from apps.tenancy.permissions import Perm
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from apps.access.permissions import Perm
+from apps.tenancy.permissions import Perm
 
 # Object permissions granted on a Tenant or a Scope (a grant on a tenant covers its scopes).
 # The same codenames exist on both models so one selector can check either level.

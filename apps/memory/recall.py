@@ -48,12 +48,12 @@ from django.db.models.functions import Ln
 from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
-from apps.access.permissions import Perm
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
 from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
 from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.permissions import Perm
 from memory_console.db import planned_for_each_call
 
 CANDIDATE_LIMIT = 200

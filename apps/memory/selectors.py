@@ -2,9 +2,9 @@
 
 from django.db.models import Q, QuerySet
 
-from apps.access.permissions import Perm
 from apps.access.selectors import filter_by_grant, has_global_access
 from apps.memory.models import MemoryItem, Scope, Tenant
+from apps.tenancy.permissions import Perm
 
 
 def tenants_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Tenant]:

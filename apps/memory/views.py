@@ -21,13 +21,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views import View
 
-from apps.access.permissions import Perm
 from apps.memory.filters import MemoryItemFilter
 from apps.memory.forms import RollbackForm
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, category_band
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import items_visible_to, user_has_perm_on
 from apps.memory.services import rollback_to_version
+from apps.tenancy.permissions import Perm
 
 PAGE_SIZE = 50
 CONFLICT_RESOLVED = "conflict.resolved"

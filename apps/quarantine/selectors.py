@@ -6,10 +6,10 @@ from datetime import datetime
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
-from apps.access.permissions import Perm
 from apps.access.selectors import count_by_grant, filter_by_grant
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.permissions import Perm
 
 NAV_COUNT_CAP = 1000
 QUEUE_ORDER = ("-risk", "created_at", "id")

@@ -14,7 +14,6 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from apps.access.permissions import Perm
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.core.types import Actor
@@ -25,6 +24,7 @@ from apps.memory.selectors import items_visible_to
 from apps.memory.services import update_item
 from apps.quarantine.detectors import Assessment, assess
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.permissions import Perm
 
 CORROBORATION_ACTOR = "corroboration"
 MAX_REASON_LENGTH = 500

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
-from apps.access.permissions import Perm
 from apps.memory.selectors import tenants_visible_to
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
@@ -29,6 +28,7 @@ from apps.quarantine.forms import (
     EditReleaseForm,
 )
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.permissions import Perm
 
 PAST_TENSE = {
     "release": "released",

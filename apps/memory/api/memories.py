@@ -22,7 +22,6 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from apps.access.models import AgentAPIKey
-from apps.access.permissions import Perm
 from apps.memory.api.serializers import (
     FeedbackRequest,
     MemoryListQuery,
@@ -43,6 +42,7 @@ from apps.memory.services import (
     patch_item,
     remember,
 )
+from apps.tenancy.permissions import Perm
 
 ErrorResponse = inline_serializer(
     name="Error",

@@ -18,7 +18,6 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.access.permissions import Perm
 from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
 from apps.audit.models import Action
 from apps.audit.services import record
@@ -35,6 +34,7 @@ from apps.memory.models import (
 )
 from apps.memory.scoring import default_half_life, reinforce
 from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.permissions import Perm
 from memory_console.db import Parameter, PrecompiledQuery
 
 MAX_EMBEDDING_DIMENSIONS = 4096
