@@ -6,8 +6,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from apps.audit.models import Action, ActorKind, AuditEvent
-from apps.memory.models import Tenant
 from apps.memory.selectors import tenants_visible_to
+from apps.tenancy.models import Tenant
 
 
 @extend_schema_field(OpenApiTypes.STR)

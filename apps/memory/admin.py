@@ -13,7 +13,8 @@ from django.utils.functional import cached_property
 
 from apps.audit.models import Action
 from apps.audit.services import record
-from apps.memory.models import MemoryItem, MemoryVersion, Scope, Tenant
+from apps.memory.models import MemoryItem, MemoryVersion
+from apps.tenancy.models import Scope, Tenant
 
 COUNT_CAP = 10_000
 

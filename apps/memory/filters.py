@@ -7,8 +7,9 @@ from django.db.models.lookups import IContains
 from rest_framework import serializers
 
 from apps.memory.gate.stages import parse_scope_key
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.selectors import tenants_visible_to
+from apps.tenancy.models import Tenant
 
 
 class TrigramIContains(IContains):

@@ -50,9 +50,10 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
-from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
 from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.models import Scope, Tenant
 from memory_console.db import planned_for_each_call
 
 CANDIDATE_LIMIT = 200

@@ -3,7 +3,8 @@
 from django.db.models import Q, QuerySet
 
 from apps.access.selectors import filter_by_grant, has_global_access
-from apps.memory.models import MemoryItem, Scope, Tenant
+from apps.memory.models import MemoryItem
+from apps.tenancy.models import Scope, Tenant
 
 
 def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:

@@ -23,17 +23,10 @@ from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected
-from apps.memory.models import (
-    MemoryItem,
-    MemoryStatus,
-    MemoryType,
-    Scope,
-    ScopeKind,
-    SourceKind,
-    Tenant,
-)
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import default_half_life, reinforce
 from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.models import Scope, ScopeKind, Tenant
 from memory_console.db import Parameter, PrecompiledQuery
 
 MAX_EMBEDDING_DIMENSIONS = 4096

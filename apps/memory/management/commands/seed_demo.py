@@ -40,9 +40,10 @@ from apps.memory.demo import (
     synthetic_templates,
 )
 from apps.memory.gate import GateRejected
-from apps.memory.models import MemoryItem, MemoryStatus, Scope, SensitivePolicy, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import default_half_life
 from apps.memory.services import create_item, forget_item, remember
+from apps.tenancy.models import Scope, SensitivePolicy, Tenant
 
 DEMO_PASSWORD = "memory-console-demo"  # noqa: S105 - documented demo password (README)
 SEED_RUN_ID = "seed-demo"
