@@ -23,13 +23,13 @@ from apps.conflicts.selectors import (
     queue_page,
 )
 from apps.conflicts.services import (
-    ConflictError,
     bulk_keep_newest,
     newest_resolution,
     reinstate_item,
     resolve_conflict,
     revert_resolution,
 )
+from apps.core.errors import ServiceError
 from apps.memory.selectors import items_visible_to, tenants_visible_to
 
 
@@ -115,7 +115,7 @@ class ResolveView(LoginRequiredMixin, View):
                 reason=form.cleaned_data["reason"],
                 content=form.cleaned_data.get("merged"),
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             conflict.refresh_from_db()
             return self._refused(request, conflict, form, exc.message, as_row=as_row, status=409)
         conflict.refresh_from_db()
@@ -185,7 +185,7 @@ class RevertView(LoginRequiredMixin, View):
             revert_resolution(
                 conflict_id=conflict.pk, actor=request.user, reason=request.POST.get("reason", "")
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"Resolution of conflict {conflict.pk} undone; it is open.")
@@ -201,7 +201,7 @@ class ReinstateView(LoginRequiredMixin, View):
             reinstate_item(
                 item_id=item.pk, actor=request.user, reason=request.POST.get("reason", "")
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"{item.public_id} reinstated; its successor is superseded.")

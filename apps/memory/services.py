@@ -15,6 +15,8 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.errors import ServiceError
+from apps.core.validation import ensure_storable, validate_content
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected, configured_stages, run_hooks
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
@@ -25,11 +27,17 @@ from memory_console.db import insert_rows
 _SCORING_FIELDS = {"importance", "half_life_days", "last_access_at"}
 
 
-class StaleVersion(Exception):
+class StaleVersion(ServiceError):
     """The caller edited an older version than the one stored (answer 409)."""
 
+    code = "version_conflict"
+    status = 409
+
     def __init__(self, current_version: int):
-        super().__init__(f"The memory is at version {current_version}; reload and retry.")
+        message = f"The memory is at version {current_version}; reload and retry."
+        super().__init__(
+            message, fields={"version": [message]}, extra={"current_version": current_version}
+        )
         self.current_version = current_version
 
 
@@ -78,6 +86,7 @@ def create_item(
     # transaction too (two fewer round trips per write through the gate).
     with transaction.atomic(savepoint=False):
         item = MemoryItem(**values)
+        ensure_storable(item.content)
         item.last_access_at = item.last_access_at or timezone.now()
         if not item.text:
             item.text = render_text(item.content)
@@ -123,6 +132,8 @@ def update_item(
         )
         if expected_version is not None and item.version != expected_version:
             raise StaleVersion(item.version)
+        if "content" in changes:
+            ensure_storable(changes["content"])
         for field, value in changes.items():
             setattr(item, field, value)
         if "content" in changes:
@@ -266,6 +277,7 @@ def _apply_screened_content(
     *, item: MemoryItem, content: dict, changes: dict, actor: Any
 ) -> list[Callable[[MemoryItem], None]]:
     """Fold screened content (possibly redacted or sealed, possibly quarantined) into changes."""
+    content = validate_content(content)
     draft = _screen_content(item=item, content=content, actor=actor)
     values = draft.values
     changes["content"] = values["content"]
@@ -364,12 +376,11 @@ def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
         )
 
 
-class MergeRefused(Exception):
+class MergeRefused(ServiceError):
     """The items cannot be merged (different scopes, not active, too few)."""
 
     def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+        super().__init__(message, fields={"ids": [message]})
 
 
 def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None) -> MemoryItem:

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from apps.core.errors import ServiceError
 from apps.memory.selectors import tenants_visible_to
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
@@ -213,8 +214,8 @@ class DecideView(LoginRequiredMixin, View):
                 services.DECISIONS[decision](
                     entry_id=entry.pk, actor=request.user, reason=data["reason"]
                 )
-        except services.QuarantineError as refused:
-            return str(refused)
+        except ServiceError as refused:
+            return refused.message
         return ""
 
     def _answer_error(self, request, entry, error: str) -> HttpResponse:
