@@ -82,11 +82,11 @@ def create_item(
     audit_data: dict | None = None,
 ) -> MemoryItem:
     """Insert a new item with its first version and audit event."""
+    ensure_storable(values.get("content"))  # the last line, before anything is written
     # No savepoint: a failed insert has nothing to salvage, so it fails the caller's
     # transaction too (two fewer round trips per write through the gate).
     with transaction.atomic(savepoint=False):
         item = MemoryItem(**values)
-        ensure_storable(item.content)
         item.last_access_at = item.last_access_at or timezone.now()
         if not item.text:
             item.text = render_text(item.content)
@@ -120,6 +120,7 @@ def update_item(
     With `expected_version`, a caller that read an older version gets StaleVersion
     instead of silently overwriting someone else's edit.
     """
+    ensure_storable(changes.get("content"))  # the last line, before anything is written
     with audited_change():
         # After the chain's lock (audited_change), the item row only, in the mode an
         # UPDATE takes (FOR NO KEY UPDATE): a key-level lock on it or on its joined
@@ -132,8 +133,6 @@ def update_item(
         )
         if expected_version is not None and item.version != expected_version:
             raise StaleVersion(item.version)
-        if "content" in changes:
-            ensure_storable(changes["content"])
         for field, value in changes.items():
             setattr(item, field, value)
         if "content" in changes:
