@@ -30,6 +30,7 @@ from apps.conflicts.services import (
     revert_resolution,
 )
 from apps.core.errors import ServiceError
+from apps.core.htmx import is_partial
 from apps.memory.selectors import items_visible_to, tenants_visible_to
 
 
@@ -76,7 +77,7 @@ class QueueView(LoginRequiredMixin, View):
         query.pop("after", None)
         context = {"form": form, "page": page, "query": query.urlencode()}
         template = "conflicts/list.html"
-        if request.htmx and request.htmx.target == "conflict-rows":
+        if is_partial(request, target="conflict-rows"):
             template = "conflicts/partials/rows.html"
         return render(request, template, context)
 
@@ -123,7 +124,7 @@ class ResolveView(LoginRequiredMixin, View):
         if as_row:
             return render(request, "conflicts/partials/row.html", {"conflict": conflict})
         following = next_open_conflict(request.user, after=conflict)
-        if request.htmx:
+        if is_partial(request):
             response = _panel(request, following, notice=notice)
             if following is not None:
                 response["HX-Push-Url"] = reverse("conflicts:detail", args=[following.pk])
@@ -138,7 +139,7 @@ class ResolveView(LoginRequiredMixin, View):
         if as_row:
             context = {"conflict": conflict, "row_error": message}
             return render(request, "conflicts/partials/row.html", context)
-        if request.htmx:
+        if is_partial(request):
             return _panel(request, conflict, form=form, error=message)
         context = {
             "conflict": conflict,

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.views import View
 
 from apps.core.errors import ServiceError
+from apps.core.htmx import is_partial
 from apps.memory.selectors import tenants_visible_to
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
@@ -45,11 +46,6 @@ DECISION_PERMS = {
     "reject": "review_memories",
     "escalate": "review_memories",
 }
-
-
-def is_partial(request: HttpRequest) -> bool:
-    """An htmx request that wants a fragment, not a whole page."""
-    return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
 
 
 def _is_reviewer(user) -> bool:
