@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 
+from apps.access.selectors import tenants_visible_to
 from apps.conflicts.forms import KEEP_NEWEST, BulkKeepNewestForm, QueueFilterForm, ResolveForm
 from apps.conflicts.models import Conflict, Resolution
 from apps.conflicts.selectors import (
@@ -31,7 +32,7 @@ from apps.conflicts.services import (
 )
 from apps.core.errors import ServiceError
 from apps.core.htmx import is_partial
-from apps.memory.selectors import items_visible_to, tenants_visible_to
+from apps.memory.selectors import items_visible_to
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:

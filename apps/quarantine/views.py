@@ -17,9 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from apps.access.selectors import tenants_visible_to
 from apps.core.errors import ServiceError
 from apps.core.htmx import is_partial
-from apps.memory.selectors import tenants_visible_to
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
 from apps.quarantine.forms import (
