@@ -73,9 +73,12 @@ class QueueView(LoginRequiredMixin, View):
         tenants = tenants_visible_to(request.user, REVIEW_PERM).only("slug", "name")
         form = QueueFilterForm(request.GET or None, tenants=tenants)
         queryset = open_conflicts_for(request.user, **form.filters())
-        page = queue_page(queryset, after=request.GET.get("after", ""))
+        page = queue_page(
+            queryset, after=request.GET.get("after", ""), before=request.GET.get("before", "")
+        )
         query = request.GET.copy()
         query.pop("after", None)
+        query.pop("before", None)
         context = {"form": form, "page": page, "query": query.urlencode()}
         template = "conflicts/list.html"
         if is_partial(request, target="conflict-rows"):

@@ -20,6 +20,7 @@ from django.views import View
 from apps.access.selectors import tenants_visible_to
 from apps.core.errors import ServiceError
 from apps.core.htmx import is_partial
+from apps.core.pagination import KeysetPage
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
 from apps.quarantine.forms import (
@@ -92,15 +93,12 @@ class QueueView(LoginRequiredMixin, View):
         entry_filter = QuarantineEntryFilter(request.GET or None, queryset=entries, request=request)
         entries = entry_filter.qs if entry_filter.is_bound else entries
         filtered = entries
-        after_pk = request.GET.get("after", "")
-        anchor = None
-        if after_pk.isdigit():
-            anchor = filtered.filter(pk=int(after_pk)).values("risk", "created_at", "pk").first()
-        if anchor is None:
+        position = selectors.QUEUE_PAGES.position(QuarantineEntry, request.GET.get("after", ""))
+        if position is None:
             # First page: the ids fetched for it also give the capped count.
             page, total = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=COUNT_CAP + 1)
         else:
-            entries = selectors.after_cursor(entries, **anchor)
+            entries = selectors.QUEUE_PAGES.following(entries, position)
             page, _ = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=PAGE_SIZE + 1)
             total = selectors.capped_count(filtered, COUNT_CAP + 1)
         if not page and not _is_reviewer(request.user):
@@ -118,10 +116,7 @@ class QueueView(LoginRequiredMixin, View):
             selected = _panel_entry(page[0].pk) if status == "pending" else None
         params = request.GET.copy()
         params.pop("after", None)
-        next_query = ""
-        if has_next:
-            params["after"] = str(page[-1].pk)
-            next_query = params.urlencode()
+        next_cursor = selectors.QUEUE_PAGES.cursor(page[-1]) if has_next else ""
         return render(
             request,
             "quarantine/queue.html",
@@ -130,7 +125,8 @@ class QueueView(LoginRequiredMixin, View):
                 "filter": entry_filter,
                 "entries": page,
                 "total_label": f"{COUNT_CAP}+" if total > COUNT_CAP else str(total),
-                "next_query": next_query,
+                "page": KeysetPage(page, next_cursor=next_cursor),
+                "query": params.urlencode(),
                 "bulk_form": BulkDecisionForm(),
                 **entry_panel_context(request, selected),
             },
