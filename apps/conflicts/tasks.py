@@ -7,7 +7,7 @@ from django.db import OperationalError
 from apps.conflicts.services import detect_conflicts
 from apps.core.jobs import record_job_run, skip_job_run
 from apps.core.models import JobTrigger
-from apps.memory.models import Tenant
+from apps.tenancy.models import Tenant
 
 _LOCK_KEY = "conflicts:detect:lock"
 _LOCK_SECONDS = 60 * 60
