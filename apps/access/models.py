@@ -10,7 +10,7 @@ from rest_framework_api_key.models import AbstractAPIKey
 class TenantUserObjectPermission(UserObjectPermissionBase):
     """A user's permission on one tenant; covers every scope of it."""
 
-    content_object = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE)
 
     class Meta(UserObjectPermissionBase.Meta):
         verbose_name = "grant to a user on a tenant"
@@ -20,7 +20,7 @@ class TenantUserObjectPermission(UserObjectPermissionBase):
 class TenantGroupObjectPermission(GroupObjectPermissionBase):
     """A group's permission on one tenant."""
 
-    content_object = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE)
 
     class Meta(GroupObjectPermissionBase.Meta):
         verbose_name = "grant to a role on a tenant"
@@ -30,7 +30,7 @@ class TenantGroupObjectPermission(GroupObjectPermissionBase):
 class ScopeUserObjectPermission(UserObjectPermissionBase):
     """A user's permission on a single scope."""
 
-    content_object = models.ForeignKey("memory.Scope", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE)
 
     class Meta(UserObjectPermissionBase.Meta):
         verbose_name = "grant to a user on a scope"
@@ -40,7 +40,7 @@ class ScopeUserObjectPermission(UserObjectPermissionBase):
 class ScopeGroupObjectPermission(GroupObjectPermissionBase):
     """A group's permission on a single scope."""
 
-    content_object = models.ForeignKey("memory.Scope", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE)
 
     class Meta(GroupObjectPermissionBase.Meta):
         verbose_name = "grant to a role on a scope"

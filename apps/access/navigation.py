@@ -6,7 +6,7 @@ for their section through settings MEMORY_CONSOLE_NAV_COUNTS:
 {url name: dotted path of a callable(user) -> int | None}.
 """
 
-from apps.access.permissions import Perm
+from apps.tenancy.permissions import Perm
 
 SECTIONS: list[tuple[str, str, frozenset[Perm] | None]] = [
     ("Dashboard", "dashboard", None),

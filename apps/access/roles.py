@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from apps.access.permissions import Perm
+from apps.tenancy.permissions import Perm
 
 
 class Role(models.TextChoices):

@@ -18,8 +18,9 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
-from apps.access.permissions import Perm
 from apps.access.roles import Role
+from apps.tenancy.models import Scope, Tenant
+from apps.tenancy.permissions import Perm
 
 
 class Grants:
@@ -90,6 +91,12 @@ def has_global_access(user) -> bool:
     return grants_of(user).is_global
 
 
+def is_scope_bound(user) -> bool:
+    """Operators who are not also compliance officers see audit events of their scopes only."""
+    roles = grants_of(user).role_names
+    return Role.OPERATOR in roles and Role.COMPLIANCE_OFFICER not in roles
+
+
 def in_admin_group(user_field: str) -> Exists:
     """An annotation for has_global_access's group rule, so a query that loads a user
     (e.g. with its API key) answers it too; pass the result to note_admin_membership."""
@@ -153,6 +160,15 @@ def filter_by_grant(
     ):
         condition |= granted
     return queryset.filter(condition)
+
+
+def tenants_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Tenant]:
+    """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
+    direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
+    if has_global_access(user):
+        return direct
+    scopes = filter_by_grant(Scope.objects.all(), user, perm, tenant_field=None, scope_field="pk")
+    return Tenant.objects.filter(Q(pk__in=direct.values("pk")) | Q(pk__in=scopes.values("tenant")))
 
 
 def count_by_grant(

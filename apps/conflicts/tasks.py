@@ -6,7 +6,7 @@ from django.db import OperationalError
 from apps.conflicts.services import detect_conflicts
 from apps.core.jobs import run_exclusive_job
 from apps.core.models import JobTrigger
-from apps.memory.models import Tenant
+from apps.tenancy.models import Tenant
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)

@@ -22,9 +22,11 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.core.errors import ServiceError
+from apps.core.types import Actor
 from apps.memory.gate import run_hooks
-from apps.memory.models import ExpiryPolicy, MemoryItem, MemoryStatus, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import update_item
+from apps.tenancy.models import ExpiryPolicy, Tenant
 
 
 def delete_items(*, item_ids: list[Any]) -> int:
@@ -137,7 +139,7 @@ def _portable_batch(
 
 def _audit_batch(
     *,
-    actor: Any,
+    actor: Actor,
     action: Action,
     rows: list[tuple[int, str, int]],
     due_before: datetime,
@@ -169,7 +171,7 @@ def _sweep(
     action: Action,
     statement: str,
     counts: SweepCounts,
-    actor: Any,
+    actor: Actor,
     now: datetime,
     batch_size: int,
     tenant_ids: list[int] | None,
@@ -193,7 +195,7 @@ def _sweep(
 
 def archive_due_items(
     *,
-    actor: Any = "decay",
+    actor: Actor = "decay",
     now: datetime | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_batch: Callable[[SweepCounts], None] | None = None,
@@ -217,7 +219,7 @@ def archive_due_items(
 
 def expire_items(
     *,
-    actor: Any = "expiry",
+    actor: Actor = "expiry",
     now: datetime | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_batch: Callable[[SweepCounts], None] | None = None,
@@ -268,7 +270,7 @@ class NotArchived(ServiceError):
         super().__init__(f"Only archived memories can be restored; this one is {current_status}.")
 
 
-def restore_item(*, item_id: Any, actor: Any) -> MemoryItem:
+def restore_item(*, item_id: Any, actor: Actor) -> MemoryItem:
     """Return an archived item to recall, as if just used: its decay starts again from now
     (else the next decay run would archive it at once) and a past expiry is cleared."""
     now = timezone.now()

@@ -3,7 +3,6 @@ blast radius. Item changes go through apps.memory.services so versions and audit
 whole; each decision claims its entry with a conditional UPDATE so two reviewers can
 never both decide the same entry."""
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,10 +13,11 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from apps.access.permissions import Perm
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.errors import ServiceError
 from apps.core.types import Actor
+from apps.core.validation import parse_content
 from apps.memory.content import render_text
 from apps.memory.gate import resume_after_release
 from apps.memory.models import MemoryItem, MemoryStatus, SourceKind
@@ -25,6 +25,7 @@ from apps.memory.selectors import items_visible_to
 from apps.memory.services import update_item
 from apps.quarantine.detectors import Assessment, assess
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.permissions import Perm
 
 CORROBORATION_ACTOR = "corroboration"
 MAX_REASON_LENGTH = 500
@@ -33,16 +34,15 @@ TRUSTED_CORROBORATION_KINDS = {SourceKind.EXPLICIT_STATEMENT}
 OPEN_STATUSES = (EntryStatus.PENDING, EntryStatus.ESCALATED)
 
 
-class QuarantineError(Exception):
+class QuarantineError(ServiceError):
     """A decision that cannot be applied; the message is safe to show to the reviewer."""
 
 
 class AlreadyDecided(QuarantineError):
     """Another reviewer decided the entry first."""
 
-
-class InvalidContent(QuarantineError):
-    """Edited content is not a JSON object within the size limit."""
+    code = "already_decided"
+    status = 409
 
 
 def _actor_label(actor: Actor) -> str:
@@ -133,7 +133,7 @@ def release_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntr
 def edit_and_release(*, entry_id: int, actor: Actor, reason: str, content: Any) -> QuarantineEntry:
     """Replace the memory's content with a reviewer's corrected version and release it."""
     reason = _clean_reason(reason)
-    content = validate_content(content)
+    content = parse_content(content)
     with audited_change():
         entry = _claim(
             entry_id=entry_id, actor=actor, reason=reason, to_status=EntryStatus.RELEASED
@@ -285,23 +285,6 @@ def bulk_decide(*, entry_ids: list[int], decision: str, actor: Actor, reason: st
         else:
             succeeded += 1
     return BulkOutcome(succeeded=succeeded, already_decided=already)
-
-
-def validate_content(content: Any) -> dict:
-    """Edited content must be a JSON object (or its text) within the size limit."""
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except json.JSONDecodeError as error:
-            raise InvalidContent(f"Content is not valid JSON: {error.msg}.") from None
-    if not isinstance(content, dict) or not content:
-        raise InvalidContent("Content must be a non-empty JSON object.")
-    size = len(json.dumps(content, ensure_ascii=False).encode())
-    if size > settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES:
-        raise InvalidContent(
-            f"Content is {size} bytes; the limit is {settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES}."
-        )
-    return content
 
 
 # --- corroboration -------------------------------------------------------------------

@@ -13,7 +13,7 @@ class HealthReport(models.Model):
     """
 
     tenant = models.ForeignKey(
-        "memory.Tenant", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "tenancy.Tenant", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     week_start = models.DateField(help_text="Monday (UTC) of the ISO week the report covers.")
     period_start = models.DateTimeField()

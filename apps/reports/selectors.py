@@ -17,12 +17,13 @@ from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from apps.access.permissions import Perm
-from apps.access.selectors import filter_by_grant, has_global_access
+from apps.access.selectors import filter_by_grant, has_global_access, tenants_visible_to
 from apps.core.models import JobRun
-from apps.memory.models import MemoryItem, MemoryStatus, Tenant
-from apps.memory.selectors import scopes_visible_to, tenants_visible_to
+from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.selectors import scopes_visible_to
 from apps.reports.models import HealthReport
+from apps.tenancy.models import Tenant
+from apps.tenancy.permissions import Perm
 
 # Either permission lets a user see a tenant's figures (analysts hold only view_reports).
 FIGURE_PERMS = (Perm.VIEW_MEMORIES, Perm.VIEW_REPORTS)
@@ -138,7 +139,7 @@ def memory_counts_by_tenant(user) -> Dashboard:
 # --- health reports and job runs --------------------------------------------------------
 
 
-def report_tenant_ids(user) -> QuerySet[Tenant]:
+def report_tenant_ids(user) -> QuerySet:
     """Tenants whose whole-tenant aggregates the user may read (view_reports on the tenant;
     a grant on some scopes only does not reveal the tenant's totals)."""
     return filter_by_grant(
@@ -160,7 +161,7 @@ def reports_visible_to(user) -> QuerySet[HealthReport]:
 def previous_report(report: HealthReport) -> HealthReport | None:
     """The same tenant's (or the installation's) report of the week before, if stored."""
     return (
-        HealthReport.objects.filter(tenant_id=report.tenant_id, week_start__lt=report.week_start)
+        HealthReport.objects.filter(tenant=report.tenant, week_start__lt=report.week_start)
         .order_by("-week_start")
         .first()
     )

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from apps.access.permissions import Perm
 from apps.access.roles import ROLE_PERMISSIONS, Role
 from apps.access.selectors import grants_of, has_global_access
+from apps.tenancy.permissions import Perm
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

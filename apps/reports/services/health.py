@@ -28,13 +28,16 @@ from django.db.models.functions import Extract, TruncHour
 
 from apps.audit.models import Action, AuditEvent
 from apps.conflicts.models import Conflict, ConflictStatus
-from apps.memory.models import CATEGORY_BANDS, MemoryItem, MemoryStatus, MemoryType, Tenant
+from apps.memory.models import CATEGORY_BANDS, MemoryItem, MemoryStatus, MemoryType
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.models import Tenant
 
 HISTOGRAM_BUCKETS = 10
 DUE_SOON = timedelta(hours=48)
 # Deletion requests whose SLA clock runs (a legal hold stops it).
 SLA_WATCHED_STATUSES = ("received", "verified", "approved", "executing")
+# apps.privacy's model, looked up at run time: the reports work before privacy is installed.
+DELETION_REQUEST_MODEL: tuple[str, str] = ("privacy", "DeletionRequest")
 BAND_LABELS = [label for _, _, label in CATEGORY_BANDS]
 
 Figures = dict[str, Any]
@@ -163,9 +166,9 @@ def _growth_and_lifecycle(period: Period) -> dict[Any, Figures]:
     )
     result: dict[Any, Figures] = defaultdict(Counter)
     for row in rows:
-        tenant_id = row.pop("tenant_id")
-        for key in (tenant_id, ALL):
-            result[key].update(row)
+        figures = {name: value for name, value in row.items() if name != "tenant_id"}
+        for key in (row["tenant_id"], ALL):
+            result[key].update(figures)
     return result
 
 
@@ -279,9 +282,9 @@ def _quarantine(period: Period) -> tuple[dict[Any, Counter], dict[Any, float | N
     )
     counts: dict[Any, Counter] = defaultdict(Counter)
     for row in rows:
-        tenant_id = row.pop("tenant_id")
-        counts[tenant_id].update(row)
-        counts[ALL].update(row)
+        figures = {name: value for name, value in row.items() if name != "tenant_id"}
+        counts[row["tenant_id"]].update(figures)
+        counts[ALL].update(figures)
     medians = _median_hours(
         QuarantineEntry.objects.filter(reviewed), since="created_at", until="decided_at"
     )
@@ -299,7 +302,7 @@ def _deletion_requests(period: Period) -> dict[Any, Figures] | None:
     """Open, due soon, overdue and completed (within SLA) requests; None without privacy."""
     if not django_apps.is_installed("apps.privacy"):
         return None
-    DeletionRequest = django_apps.get_model("privacy", "DeletionRequest")
+    DeletionRequest = django_apps.get_model(*DELETION_REQUEST_MODEL)  # noqa: N806
     now = period.end
     watched = Q(status__in=SLA_WATCHED_STATUSES)
     completed = Q(status="completed", completed_at__gte=period.start, completed_at__lt=period.end)
@@ -316,9 +319,9 @@ def _deletion_requests(period: Period) -> dict[Any, Figures] | None:
     )
     result: dict[Any, Figures] = defaultdict(Counter)
     for row in rows:
-        tenant_id = row.pop("tenant_id")
-        result[tenant_id].update(row)
-        result[ALL].update(row)
+        figures = {name: value for name, value in row.items() if name != "tenant_id"}
+        result[row["tenant_id"]].update(figures)
+        result[ALL].update(figures)
     return result
 
 
@@ -357,13 +360,13 @@ def _anomalies(period: Period) -> dict[Any, Figures]:
         .filter(subjects__gte=fanout)
         .order_by("-subjects")[:50]
     )
-    for row in wide:
+    for wide_key in wide:
         entry = {
-            "api_key": row["api_key_prefix"],
-            "subjects": row["subjects"],
-            "writes": row["writes"],
+            "api_key": wide_key["api_key_prefix"],
+            "subjects": wide_key["subjects"],
+            "writes": wide_key["writes"],
         }
-        result[row["tenant_id"]]["key_fanout"].append(entry)
+        result[wide_key["tenant_id"]]["key_fanout"].append(entry)
         result[ALL]["key_fanout"].append(entry)
     seen_before = MemoryItem.objects.filter(
         scope_id=OuterRef("scope_id"), source=OuterRef("source"), created_at__lt=period.start
@@ -382,13 +385,13 @@ def _anomalies(period: Period) -> dict[Any, Figures]:
         )
         .order_by("-new_source_writes")[:50]
     )
-    for row in shifts:
+    for shift in shifts:
         entry = {
-            "scope_id": row["scope_id"],
-            "writes": row["writes"],
-            "new_source_writes": row["new_source_writes"],
+            "scope_id": shift["scope_id"],
+            "writes": shift["writes"],
+            "new_source_writes": shift["new_source_writes"],
         }
-        result[row["tenant_id"]]["source_shifts"].append(entry)
+        result[shift["tenant_id"]]["source_shifts"].append(entry)
         result[ALL]["source_shifts"].append(entry)
     return result
 

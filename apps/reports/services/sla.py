@@ -13,10 +13,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.access.models import TenantGroupObjectPermission, TenantUserObjectPermission
-from apps.access.permissions import Perm
-from apps.memory.models import Tenant
 from apps.reports.models import SlaAlert, SlaLevel
-from apps.reports.services.health import DUE_SOON, SLA_WATCHED_STATUSES
+from apps.reports.services.health import DELETION_REQUEST_MODEL, DUE_SOON, SLA_WATCHED_STATUSES
+from apps.tenancy.models import Tenant
+from apps.tenancy.permissions import Perm
 
 
 def privacy_installed() -> bool:
@@ -47,7 +47,7 @@ def watch_erasure_slas(*, now: datetime | None = None) -> dict[str, Any]:
     """
     if not privacy_installed():
         return {"pending": "apps.privacy is not installed", "flagged": 0, "mailed": 0}
-    DeletionRequest = django_apps.get_model("privacy", "DeletionRequest")
+    DeletionRequest = django_apps.get_model(*DELETION_REQUEST_MODEL)  # noqa: N806
     now = now or timezone.now()
     watched = DeletionRequest.objects.filter(
         status__in=SLA_WATCHED_STATUSES, due_at__lt=now + DUE_SOON

@@ -8,12 +8,15 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import record, verify_chain
-from apps.memory.models import Tenant
+from apps.core.types import Actor
 from apps.reports.models import HealthReport
 from apps.reports.services.health import ALL, compute_figures, period_for
+from apps.tenancy.models import Tenant
 
 
-def run_weekly_audit(*, actor: Any = "weekly_audit", now: datetime | None = None) -> dict[str, Any]:
+def run_weekly_audit(
+    *, actor: Actor = "weekly_audit", now: datetime | None = None
+) -> dict[str, Any]:
     """Verify the audit chain and (re)build the week's HealthReport per tenant and for the
     installation; rerunning in the same week replaces that week's reports."""
     verification = verify_chain(actor=actor)
@@ -29,7 +32,7 @@ def run_weekly_audit(*, actor: Any = "weekly_audit", now: datetime | None = None
 
 
 def build_weekly_reports(
-    *, actor: Any, chain: dict[str, Any], now: datetime | None = None
+    *, actor: Actor, chain: dict[str, Any], now: datetime | None = None
 ) -> dict[str, Any]:
     """Compute every figure (aggregate SQL) and store one report per tenant plus one for
     the installation, for the ISO week `now` falls in (see period_for)."""

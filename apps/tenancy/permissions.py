@@ -1,5 +1,8 @@
 """The vocabulary of object permissions (ARCHITECTURE §6): what a grant on a tenant or a
-scope allows there. Every check, grant and role names a `Perm`, never a codename string."""
+scope allows there. Every check, grant and role names a `Perm`, never a codename string.
+
+It lives with Tenant and Scope, which declare these permissions, so that every app above
+tenancy (audit and access included) can name a permission without importing access."""
 
 from django.db import models
 

@@ -5,7 +5,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("access", "0003_agent_api_key"),
+        ("access", "0004_tenant_scope_moved_to_tenancy"),
     ]
 
     operations = [
