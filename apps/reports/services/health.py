@@ -302,7 +302,7 @@ def _deletion_requests(period: Period) -> dict[Any, Figures] | None:
     """Open, due soon, overdue and completed (within SLA) requests; None without privacy."""
     if not django_apps.is_installed("apps.privacy"):
         return None
-    DeletionRequest = django_apps.get_model(*DELETION_REQUEST_MODEL)  # noqa: N806
+    DeletionRequest = django_apps.get_model(*DELETION_REQUEST_MODEL)
     now = period.end
     watched = Q(status__in=SLA_WATCHED_STATUSES)
     completed = Q(status="completed", completed_at__gte=period.start, completed_at__lt=period.end)

@@ -47,7 +47,7 @@ def watch_erasure_slas(*, now: datetime | None = None) -> dict[str, Any]:
     """
     if not privacy_installed():
         return {"pending": "apps.privacy is not installed", "flagged": 0, "mailed": 0}
-    DeletionRequest = django_apps.get_model(*DELETION_REQUEST_MODEL)  # noqa: N806
+    DeletionRequest = django_apps.get_model(*DELETION_REQUEST_MODEL)
     now = now or timezone.now()
     watched = DeletionRequest.objects.filter(
         status__in=SLA_WATCHED_STATUSES, due_at__lt=now + DUE_SOON
