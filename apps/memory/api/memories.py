@@ -32,7 +32,7 @@ from apps.memory.api.serializers import (
     RememberResponseSerializer,
 )
 from apps.memory.gate.stages import parse_scope_key
-from apps.memory.lifecycle import NotArchived, restore_item
+from apps.memory.lifecycle import restore_item
 from apps.memory.models import MemoryItem
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
@@ -98,11 +98,6 @@ def parse_memory_id(value: str) -> uuid.UUID:
 
 def api_key_prefix(request) -> str:
     return request.auth.prefix if isinstance(request.auth, AgentAPIKey) else ""
-
-
-class NotRestorable(exceptions.APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "not_archived"
 
 
 class MemoryCursorPagination(KeysetCursorPagination):
@@ -277,10 +272,7 @@ class MemoryViewSet(
         reviewable = items_visible_to(request.user, Perm.REVIEW_MEMORIES)
         if not reviewable.filter(pk=pk).exists():
             raise exceptions.NotFound()
-        try:
-            restored = restore_item(item_id=pk, actor=request.user)
-        except NotArchived as refused:
-            raise NotRestorable(refused.message) from refused
+        restored = restore_item(item_id=pk, actor=request.user)  # NotArchived answers 409
         restored = MemoryItem.objects.select_related("tenant", "scope").get(pk=restored.pk)
         return Response(self.get_serializer(restored).data)
 
