@@ -21,3 +21,22 @@ def test_a_worker_process_verifies_the_audit_chain_sent_through_the_broker(real_
     assert outcome["ok"] is True
     assert outcome["head_sequence"] >= 3
     assert AuditVerification.objects.filter(ok=True).exists()
+
+
+def test_a_worker_process_runs_the_weekly_audit_and_stores_the_reports(real_celery_worker):
+    from apps.core.models import JobOutcome, JobRun
+    from apps.reports.models import HealthReport
+    from apps.reports.tasks import weekly_audit_task
+    from tests.factories import MemoryItemFactory, ScopeFactory, TenantFactory
+
+    tenant = TenantFactory(slug="worker-tenant")
+    MemoryItemFactory.create_batch(3, scope=ScopeFactory(tenant=tenant))
+    with allow_join_result():
+        outcome = weekly_audit_task.delay(trigger="scheduled").get(timeout=90)
+    assert outcome["chain_ok"] is True and outcome["reports"] == 2
+    report = HealthReport.objects.get(tenant=tenant)
+    assert report.figures["totals"]["items"] == 3
+    assert report.figures["chain"]["ok"] is True
+    assert HealthReport.objects.filter(tenant=None).exists()
+    run = JobRun.objects.get(job="weekly_audit")
+    assert (run.trigger, run.outcome) == ("scheduled", JobOutcome.SUCCEEDED)
