@@ -91,8 +91,12 @@ def _get(figures: Figures | None, path: str) -> Any:
     return value
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _number(value: Any) -> float | int:
-    return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
+    return value if _is_number(value) else 0
 
 
 def chart_specs(report: HealthReport, previous: HealthReport | None) -> list[dict[str, Any]]:
@@ -118,7 +122,7 @@ def chart_specs(report: HealthReport, previous: HealthReport | None) -> list[dic
     for chart_id, title, section, keys in _COUNT_CHARTS:
         if section == "deletion_requests" and not _get(this, "deletion_requests.available"):
             continue
-        add(chart_id, title, [label for _, label in keys], [f"{section}.{k}" for k in keys])
+        add(chart_id, title, [label for _, label in keys], [f"{section}.{k}" for k, _ in keys])
     edges = _get(this, "score_histogram.edges") or []
     histogram_labels = [f"{low:.1f}–{high:.1f}" for low, high in pairwise(edges)]
     specs.append(
@@ -154,7 +158,7 @@ def comparison_rows(report: HealthReport, previous: HealthReport | None) -> list
         now_value = _get(report.figures, path)
         before = _get(previous.figures, path) if previous else None
         change = None
-        if isinstance(now_value, int | float) and isinstance(before, int | float):
+        if _is_number(now_value) and _is_number(before):
             change = round(now_value - before, 4)
         rows.append(
             {"label": label, "path": path, "this": now_value, "previous": before, "change": change}

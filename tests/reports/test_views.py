@@ -80,11 +80,17 @@ def test_the_report_page_charts_every_figure_beside_last_week_without_inline_scr
         "anomalies",
     } <= ids
     assert all(chart["previous"] is not None for chart in charts)
+    by_id = {chart["id"]: chart for chart in charts}
+    for chart_id in ("by-type", "by-status", "by-category"):
+        assert sum(by_id[chart_id]["this"]) == 2, chart_id
+    assert by_id["growth"]["this"] == [2, 0]
     for chart_id in ids:
         assert f'id="chart-{chart_id}"' in html
     for tag in re.findall(r"<script[^>]*>", html):
         assert "src=" in tag or 'type="application/json"' in tag
     assert 'id="week-over-week"' in html and page.context["previous"] is not None
+    chain_row = next(row for row in page.context["comparison"] if row["path"] == "chain.ok")
+    assert chain_row["change"] is None
 
 
 def test_csv_and_json_downloads_hold_every_figure(client, analyst, reports):

@@ -162,3 +162,13 @@ def test_the_report_costs_the_same_number_of_queries_for_ten_or_a_hundred_items(
 
     run_weekly_audit()  # this week's rows exist: later runs update them
     assert queries_for(10) == queries_for(90)
+
+
+def test_a_rebuilt_past_week_ignores_conflicts_and_entries_that_came_later(tenant_a):
+    scope = ScopeFactory(tenant=tenant_a)
+    ConflictFactory(scope=scope)
+    QuarantineEntryFactory(item__scope=scope)
+    run_weekly_audit(now=timezone.now() - timedelta(days=7))
+    figures = _report(tenant_a)
+    assert figures["conflicts"] == {"open": 0, "median_age_hours": None}
+    assert figures["quarantine"]["pending"] == 0

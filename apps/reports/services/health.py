@@ -276,7 +276,7 @@ def _quarantine(period: Period) -> tuple[dict[Any, Counter], dict[Any, float | N
             inflow=Count("pk", filter=Q(created_at__gte=period.start, created_at__lt=period.end)),
             reviewed=Count("pk", filter=reviewed),
             released=Count("pk", filter=reviewed & Q(status=EntryStatus.RELEASED)),
-            pending=Count("pk", filter=Q(status=EntryStatus.PENDING)),
+            pending=Count("pk", filter=Q(status=EntryStatus.PENDING, created_at__lt=period.end)),
         )
         .order_by()
     )
@@ -292,7 +292,8 @@ def _quarantine(period: Period) -> tuple[dict[Any, Counter], dict[Any, float | N
 
 
 def _conflicts(period: Period) -> tuple[dict[Any, int], dict[Any, float | None]]:
-    open_conflicts = Conflict.objects.filter(status=ConflictStatus.OPEN)
+    # Open now and already open at the period's end (a rebuilt past week ignores newer ones).
+    open_conflicts = Conflict.objects.filter(status=ConflictStatus.OPEN, created_at__lt=period.end)
     counts = _by_tenant(open_conflicts.values("tenant_id").annotate(n=Count("pk")).order_by())
     medians = _median_hours(open_conflicts, since="created_at", until=period.end)
     return counts, medians
@@ -307,7 +308,8 @@ def _deletion_requests(period: Period) -> dict[Any, Figures] | None:
     watched = Q(status__in=SLA_WATCHED_STATUSES)
     completed = Q(status="completed", completed_at__gte=period.start, completed_at__lt=period.end)
     rows = (
-        DeletionRequest.objects.values("tenant_id")
+        DeletionRequest.objects.filter(received_at__lt=period.end)
+        .values("tenant_id")
         .annotate(
             open=Count("pk", filter=watched | Q(status="on_hold")),
             due_soon=Count("pk", filter=watched & Q(due_at__gte=now, due_at__lt=now + DUE_SOON)),
