@@ -80,40 +80,61 @@ class SweepCounts:
 
 
 def _archive_batch(
-    *, column: str, now: datetime, limit: int, tenant_ids: list[int] | None
-) -> list[tuple[int, str, int]]:
-    """Archive up to `limit` active rows due on `column`; counts per tenant and type."""
+    *,
+    column: str,
+    now: datetime,
+    limit: int,
+    tenant_ids: list[int] | None,
+    after: datetime | None,
+) -> tuple[list[tuple[int, str, int]], datetime | None]:
+    """Archive up to `limit` active rows due on `column`; counts per tenant and type, and
+    the latest due time archived (the next batch starts there, past the index entries
+    this batch left dead)."""
     if connection.vendor != "postgresql":
-        return _portable_batch(
+        rows = _portable_batch(
             column=column, now=now, limit=limit, tenant_ids=tenant_ids, archive=True
         )
-    tenant_filter = "AND tenant_id = ANY(%s)" if tenant_ids is not None else ""
+        return rows, None
+    filters = f"status = %s AND {column} <= %s"
     params: list[Any] = [MemoryStatus.ACTIVE, now]
+    if after is not None:
+        filters += f" AND {column} >= %s"
+        params.append(after)
     if tenant_ids is not None:
+        filters += " AND tenant_id = ANY(%s)"
         params.append(tenant_ids)
     params += [limit, MemoryStatus.ARCHIVED, now]
     # One statement per batch: pick the due rows off the partial index in due order,
     # skip rows another transaction holds, archive them, count what changed. Only our
     # own table and column names are interpolated.
     sql = (
-        f"WITH due AS (SELECT id FROM {_TABLE} WHERE status = %s AND {column} <= %s "  # noqa: S608
-        f"{tenant_filter} ORDER BY {column} LIMIT %s FOR NO KEY UPDATE SKIP LOCKED), "
+        f"WITH due AS (SELECT id FROM {_TABLE} WHERE {filters} "  # noqa: S608
+        f"ORDER BY {column} LIMIT %s FOR NO KEY UPDATE SKIP LOCKED), "
         f"changed AS (UPDATE {_TABLE} AS m SET status = %s, version = m.version + 1, "
-        "updated_at = %s FROM due WHERE m.id = due.id RETURNING m.tenant_id, m.memory_type) "
-        "SELECT tenant_id, memory_type, COUNT(*) FROM changed GROUP BY 1, 2"
+        f"updated_at = %s FROM due WHERE m.id = due.id "
+        f"RETURNING m.tenant_id, m.memory_type, m.{column} AS due_at) "
+        "SELECT tenant_id, memory_type, COUNT(*), MAX(due_at) FROM changed GROUP BY 1, 2"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return [tuple(row) for row in cursor.fetchall()]
+        fetched = cursor.fetchall()
+    latest = max((row[3] for row in fetched), default=None)
+    return [(row[0], row[1], row[2]) for row in fetched], latest
 
 
 def _delete_batch(
-    *, column: str, now: datetime, limit: int, tenant_ids: list[int] | None
-) -> list[tuple[int, str, int]]:
+    *,
+    column: str,
+    now: datetime,
+    limit: int,
+    tenant_ids: list[int] | None,
+    after: datetime | None,
+) -> tuple[list[tuple[int, str, int]], datetime | None]:
     """Hard-delete up to `limit` active rows due on `column` (with their history)."""
-    return _portable_batch(
+    rows = _portable_batch(
         column=column, now=now, limit=limit, tenant_ids=tenant_ids, archive=False
     )
+    return rows, None
 
 
 def _portable_batch(
@@ -177,11 +198,14 @@ def _sweep(
     tenant_ids: list[int] | None,
     on_batch: Callable[[SweepCounts], None] | None,
 ) -> None:
+    claim = _archive_batch if statement == "archive" else _delete_batch
+    after: datetime | None = None
     while True:
         # The chain's lock first, then rows (skipping locked ones): the one lock order.
         with audited_change():
-            claim = _archive_batch if statement == "archive" else _delete_batch
-            rows = claim(column=column, now=now, limit=batch_size, tenant_ids=tenant_ids)
+            rows, after = claim(
+                column=column, now=now, limit=batch_size, tenant_ids=tenant_ids, after=after
+            )
             if rows:
                 _audit_batch(
                     actor=actor, action=action, rows=rows, due_before=now, policy=statement
