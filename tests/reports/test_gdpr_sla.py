@@ -67,3 +67,19 @@ def test_a_request_that_becomes_overdue_is_flagged_again_at_the_new_level(tenant
         SlaLevel.OVERDUE,
     }
     assert len(mail.outbox) == 2
+
+
+@needs_privacy
+def test_the_weekly_report_counts_requests_open_due_soon_overdue_and_completed(tenant_a, officer):
+    from apps.reports.services import run_weekly_audit
+
+    _request(tenant_a, officer, due_in=timedelta(hours=20))
+    _request(tenant_a, officer, due_in=-timedelta(hours=1), subject="bob@example.com")
+    _request(tenant_a, officer, due_in=timedelta(days=10), subject="carol@example.com")
+    run_weekly_audit()
+    from apps.reports.models import HealthReport
+
+    figures = HealthReport.objects.get(tenant=tenant_a).figures["deletion_requests"]
+    assert figures["available"] is True
+    assert (figures["open"], figures["due_soon"], figures["overdue"]) == (3, 1, 1)
+    assert figures["completed"] == figures["completed_within_sla"] == 0
