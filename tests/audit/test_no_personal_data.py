@@ -20,6 +20,7 @@ from apps.audit.services import create_checkpoint, verify_chain
 from apps.memory import services as memory
 from apps.memory.models import MemoryItem, MemoryType, Scope
 from tests.factories import ScopeFactory, UserFactory
+from tests.remembering import remember
 
 MARKER = "zqxmarkerzqx"  # not hex, so no hash can contain it by chance
 
@@ -42,7 +43,7 @@ class World:
             "source": "langgraph@0.2",
             **extra,
         }
-        return memory.remember(actor=self.writer, payload=payload, api_key_prefix="abc123")
+        return remember(actor=self.writer, payload=payload, api_key_prefix="abc123")
 
 
 def grant_and_revoke(world: World) -> None:
