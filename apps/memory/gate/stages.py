@@ -18,6 +18,7 @@ from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.scoring import default_half_life
 
 NOT_FOUND_MESSAGE = "No such tenant or scope, or you may not write there."
+_MEMORY_TYPES = frozenset(MemoryType.values)
 
 
 class ValidateStage:
@@ -33,7 +34,7 @@ class ValidateStage:
         if not isinstance(memory.content, dict) or not memory.content:
             message = "Content must be a non-empty JSON object."
             raise GateRejected(f"content: {message}", fields={"content": [message]})
-        if memory.memory_type not in MemoryType.values:
+        if memory.memory_type not in _MEMORY_TYPES:
             message = f'"{memory.memory_type}" is not a valid choice.'
             raise GateRejected(f"memory_type: {message}", fields={"memory_type": [message]})
         if memory.half_life_days is None:
