@@ -17,7 +17,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.memory import wiring
-from apps.memory.gate import Draft, GateRejected, NewMemory, Stage
+from apps.memory.gate import Draft, GateRejected, NewMemory, Stage, Twin
 from apps.memory.models import MemoryItem
 from apps.memory.scoring import reinforce
 from apps.memory.services.items import create_item, update_item
@@ -86,7 +86,7 @@ def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> Remember
     for callback in draft.commit_callbacks:
         transaction.on_commit(callback, robust=True)
     if draft.twin is not None:
-        merged = _merge_into_twin(draft)
+        merged = _merge_into_twin(draft, draft.twin)
         return RememberResult(item=merged, status=merged.status, merged=True)
     audit_data: dict[str, Any] = {"memory_type": memory.memory_type}
     if memory.api_key_prefix:
@@ -106,10 +106,9 @@ def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> Remember
     return RememberResult(item=item, status=item.status, merged=False)
 
 
-def _merge_into_twin(draft: Draft) -> MemoryItem:
+def _merge_into_twin(draft: Draft, twin: Twin) -> MemoryItem:
     """Fold the write into its active twin: the use counts, the importance combines."""
-    twin, memory = draft.twin, draft.memory
-    assert twin is not None
+    memory = draft.memory
     return update_item(
         item_id=twin.id,
         changes={
