@@ -1,7 +1,8 @@
 """Request and response shapes of the memory endpoints (they also drive the OpenAPI schema).
 
-`RememberRequest` validates a remember body and builds the gate's input, a NewMemory of
-resolved values (the tenant and scope resolved under the caller's grants). Output is
+`RememberRequest` validates a remember body; `new_memory_from_request` turns a valid one
+into the gate's input, a NewMemory of resolved values (tenant and scope resolved under
+the caller's grants). Output is
 data, not markup: JSON carries memory content unescaped, and never the sealed
 (encrypted) content or the raw embedding bytes.
 """
