@@ -260,7 +260,8 @@ def main() -> None:
     from apps.access.models import AgentAPIKey
     from apps.memory import wiring
     from apps.memory.gate.stages import DedupeStage, ValidateStage
-    from apps.memory.models import MemoryItem, MemoryVersion, Tenant
+    from apps.memory.models import MemoryItem, MemoryVersion
+    from apps.tenancy.models import Tenant
     from memory_console import pipeline
 
     tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})

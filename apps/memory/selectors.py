@@ -3,20 +3,12 @@
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from apps.access.selectors import filter_by_grant, has_global_access
-from apps.memory.models import MemoryItem, Scope, Tenant
+from apps.memory.models import MemoryItem
+from apps.tenancy.models import Scope, Tenant
 from memory_console.db import Parameter, PrecompiledQuery
-
-
-def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
-    """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
-    direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
-    if has_global_access(user):
-        return direct
-    scopes = filter_by_grant(Scope.objects.all(), user, perm, tenant_field=None, scope_field="pk")
-    return Tenant.objects.filter(Q(pk__in=direct.values("pk")) | Q(pk__in=scopes.values("tenant")))
 
 
 def scopes_visible_to(user, perm: str = "view_memories") -> QuerySet[Scope]:

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from apps.memory.models import ScopeKind
+from apps.tenancy.models import ScopeKind
 
 MAX_EXTERNAL_ID_LENGTH = 200
 

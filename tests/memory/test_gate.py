@@ -11,7 +11,8 @@ from apps.audit.models import Action, AuditEvent
 from apps.memory import wiring
 from apps.memory.gate import GateRejected
 from apps.memory.gate.stages import DedupeStage, ValidateStage
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, Scope
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
+from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.memory.api_helpers import remember_body
 from tests.remembering import remember

@@ -9,8 +9,9 @@ from apps.access.api_keys import create_api_key
 from apps.audit.models import Action, AuditEvent
 from apps.memory import wiring
 from apps.memory.gate import Draft, NewMemory
-from apps.memory.models import MemoryItem, MemoryStatus, Scope
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import patch_item, remember
+from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.memory.api_helpers import remember_body
 from tests.remembering import remember as remember_request

@@ -8,9 +8,9 @@ from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected, NewMemory
 from apps.memory.gate.sensitive import SensitiveDataStage
 from apps.memory.gate.stages import ValidateStage
-from apps.memory.models import SensitivePolicy
 from apps.memory.services import create_item
 from apps.memory.services.gate import item_values
+from apps.tenancy.models import SensitivePolicy
 from tests.factories import ScopeFactory, TenantFactory
 
 CARD = "4111 1111 1111 1111"

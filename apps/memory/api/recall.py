@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.memory.api.fields import FiniteFloatField, NoNulCharField
+from apps.core.serializers import FiniteFloatField, NoNulCharField
 from apps.memory.api.memories import ErrorResponse
 from apps.memory.api.serializers import MAX_EMBEDDING_DIMENSIONS, MemorySerializer
 from apps.memory.models import MemoryType

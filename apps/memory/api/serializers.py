@@ -14,9 +14,7 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.core.validation import InvalidContent
-from apps.core.validation import validate_content as check_content
-from apps.memory.api.fields import FiniteFloatField, NoNulCharField
+from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import GateRejected, NewMemory
 from apps.memory.gate.stages import NOT_FOUND_MESSAGE
@@ -28,14 +26,6 @@ from apps.tenancy.keys import parse_scope_key
 
 MAX_EMBEDDING_DIMENSIONS = 4096
 MAX_HALF_LIFE_DAYS = 36_500.0
-
-
-def validate_content(value: Any) -> dict:
-    """The one content check (apps.core.validation), as a serializer field error."""
-    try:
-        return check_content(value)
-    except InvalidContent as invalid:
-        raise serializers.ValidationError(invalid.message) from None
 
 
 class RememberRequest(serializers.Serializer):
@@ -70,7 +60,7 @@ class RememberRequest(serializers.Serializer):
     embedding_model = NoNulCharField(max_length=100, required=False, allow_blank=True, default="")
 
     def validate_content(self, value):
-        return validate_content(value)
+        return content_field_value(value)
 
     def validate_scope(self, value):
         parse_scope_key(value)
@@ -258,7 +248,7 @@ class MemoryPatchRequest(serializers.Serializer):
     expires_at = serializers.DateTimeField(required=False, allow_null=True)
 
     def validate_content(self, value):
-        return validate_content(value)
+        return content_field_value(value)
 
 
 class FeedbackRequest(serializers.Serializer):
@@ -272,7 +262,7 @@ class MergeRequest(serializers.Serializer):
     content = serializers.JSONField(required=False, help_text="Content for the merged item.")
 
     def validate_content(self, value):
-        return validate_content(value)
+        return content_field_value(value)
 
 
 class MemoryListQuery(serializers.Serializer):

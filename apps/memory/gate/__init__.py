@@ -24,12 +24,15 @@ from typing import Any, NamedTuple, Protocol
 
 from apps.core.errors import ServiceError
 
+# GateRejected codes that are not plain bad input.
+_STATUS_BY_CODE = {"not_found": 404, "too_large": 413}
+
 
 class GateRejected(ServiceError):
     """The write is refused; `fields` maps input fields to messages for the 400 answer."""
 
-    code = "invalid"
-    status = 400
+    def __init__(self, message: str, *, code: str = "invalid", fields: dict | None = None):
+        super().__init__(message, code=code, fields=fields, status=_STATUS_BY_CODE.get(code, 400))
 
 
 @dataclass

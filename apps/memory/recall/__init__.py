@@ -33,7 +33,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from apps.memory.models import MemoryItem, Scope, Tenant
+from apps.core.errors import ServiceError
+from apps.memory.models import MemoryItem
 from apps.memory.recall.candidates import CANDIDATE_LIMIT, SCAN_LIMIT, select_candidates
 from apps.memory.recall.query import MAX_PATTERNS, QueryTerm, lexical_similarity, query_terms
 from apps.memory.recall.ranking import (
@@ -46,6 +47,7 @@ from apps.memory.recall.ranking import (
 )
 from apps.memory.selectors import scopes_visible_to
 from apps.memory.tasks import record_recall_accesses_task
+from apps.tenancy.models import Scope, Tenant
 
 __all__ = [
     "CANDIDATE_LIMIT",
@@ -72,8 +74,11 @@ MAX_TOP_K = 100
 _NEVER_LOADED = ("sealed_content", "embedding")
 
 
-class ScopeNotFound(LookupError):
+class ScopeNotFound(ServiceError, LookupError):
     """The scope does not exist in that tenant, or the caller may not read it."""
+
+    code = "not_found"
+    status = 404
 
 
 def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope:

@@ -14,8 +14,9 @@ from typing import Any
 from django.db import connection
 from django.db.models import Q
 
-from apps.memory.models import MemoryItem, MemoryStatus, Scope
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall.query import QueryTerm, cjk_bigram_patterns, sql_patterns
+from apps.tenancy.models import Scope
 from memory_console.db import planned_for_each_call
 
 CANDIDATE_LIMIT = 200

@@ -12,9 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from apps.memory.models import MemoryItem, Tenant
+from apps.memory.models import MemoryItem
 from apps.memory.recall.query import QueryTerm, lexical_similarity
 from apps.memory.scoring import effective_score
+from apps.tenancy.models import Tenant
 
 RECENCY_HALF_LIFE_DAYS = 7.0
 _SECONDS_PER_DAY = 86_400.0

@@ -6,8 +6,9 @@ from typing import Any
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
-from apps.memory.models import MemoryItem, MemoryStatus, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import reinforcement_updates
+from apps.tenancy.models import Tenant
 
 
 def record_recall_accesses(

@@ -108,6 +108,9 @@ def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
 class MergeRefused(ServiceError):
     """The items cannot be merged (different scopes, not active, too few)."""
 
+    def __init__(self, message: str):
+        super().__init__(message, fields={"ids": [message]})
+
 
 def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None) -> MemoryItem:
     """Merge active items of one scope into the newest (optionally with new content).

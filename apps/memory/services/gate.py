@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.validation import validate_content
 from apps.memory import wiring
 from apps.memory.gate import Draft, GateRejected, NewMemory, Stage, Twin
 from apps.memory.models import MemoryItem
@@ -176,6 +177,7 @@ def screen_content(*, item: MemoryItem, content: dict, changes: dict, actor: Any
     """Judge new content for an existing item with the content stages (sensitive data,
     injection) and fold the verdict (redacted or sealed content, held status) into
     `changes`. The returned draft's callbacks run once the edited item is saved."""
+    content = validate_content(content)
     draft = Draft(memory=new_content_of(item, content=content), actor=actor, status=item.status)
     for stage in wiring.current().content_stages:
         stage.inspect(draft)

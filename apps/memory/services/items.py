@@ -15,6 +15,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.core.errors import ServiceError
+from apps.core.validation import ensure_storable
 from apps.memory import wiring
 from apps.memory.content import content_hash, render_text
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
@@ -33,7 +34,9 @@ class StaleVersion(ServiceError):
 
     def __init__(self, current_version: int):
         message = f"The memory is at version {current_version}; reload and retry."
-        super().__init__(message, fields={"version": [message]})
+        super().__init__(
+            message, fields={"version": [message]}, extra={"current_version": current_version}
+        )
         self.current_version = current_version
 
 
@@ -78,6 +81,7 @@ def create_item(
     audit_data: dict | None = None,
 ) -> MemoryItem:
     """Insert a new item with its first version and audit event."""
+    ensure_storable(values.get("content"))  # the last line, before anything is written
     # No savepoint: a failed insert has nothing to salvage, so it fails the caller's
     # transaction too (two fewer round trips per write through the gate).
     with transaction.atomic(savepoint=False):
@@ -115,6 +119,7 @@ def update_item(
     With `expected_version`, a caller that read an older version gets StaleVersion
     instead of silently overwriting someone else's edit.
     """
+    ensure_storable(changes.get("content"))  # the last line, before anything is written
     with audited_change():
         # After the chain's lock (audited_change), the item row only, in the mode an
         # UPDATE takes (FOR NO KEY UPDATE): a key-level lock on it or on its joined

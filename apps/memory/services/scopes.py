@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 
 from apps.audit.models import Action
 from apps.audit.services import record
-from apps.memory.models import Scope, ScopeKind, Tenant
+from apps.tenancy.models import Scope, ScopeKind, Tenant
 
 
 def create_scope(*, tenant: Tenant, kind: str, external_id: str, subject: str, actor: Any) -> Scope:

@@ -31,12 +31,7 @@ from apps.quarantine.services.decisions import (
     release_entry,
     withdraw_forgotten,
 )
-from apps.quarantine.services.errors import (
-    AlreadyDecided,
-    InvalidContent,
-    QuarantineError,
-    validate_content,
-)
+from apps.quarantine.services.errors import AlreadyDecided, QuarantineError
 
 __all__ = [
     "BLAST_DIMENSIONS",
@@ -48,7 +43,6 @@ __all__ = [
     "TRUSTED_CORROBORATION_KINDS",
     "AlreadyDecided",
     "BulkOutcome",
-    "InvalidContent",
     "QuarantineError",
     "blast_radius_items",
     "blast_radius_summary",
@@ -60,7 +54,6 @@ __all__ = [
     "flag_item",
     "reject_entry",
     "release_entry",
-    "validate_content",
     "withdraw_forgotten",
     "writer_identity",
 ]

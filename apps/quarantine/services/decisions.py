@@ -9,6 +9,7 @@ from django.db import transaction
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.validation import parse_content
 from apps.memory.content import render_text
 from apps.memory.models import MemoryItem
 from apps.memory.services import delete_items
@@ -20,7 +21,7 @@ from apps.quarantine.services.claims import (
     claim,
     clean_reason,
 )
-from apps.quarantine.services.errors import AlreadyDecided, QuarantineError, validate_content
+from apps.quarantine.services.errors import AlreadyDecided, QuarantineError
 
 
 def flag_item(
@@ -69,7 +70,7 @@ def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
 def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) -> QuarantineEntry:
     """Replace the memory's content with a reviewer's corrected version and release it."""
     reason = clean_reason(reason)
-    content = validate_content(content)
+    content = parse_content(content)
     with audited_change():
         entry = claim(entry_id=entry_id, actor=actor, reason=reason, to_status=EntryStatus.RELEASED)
         if entry.item is None:
