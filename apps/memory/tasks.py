@@ -7,8 +7,7 @@ from django.utils.dateparse import parse_datetime
 
 from apps.core.jobs import run_exclusive_job
 from apps.core.models import JobTrigger
-from apps.memory.lifecycle import archive_due_items, expire_items
-from apps.memory.recall import record_recall_accesses
+from apps.memory.services import archive_due_items, expire_items, record_recall_accesses
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -19,11 +19,10 @@ from django.views import View
 from apps.core.pagination import KeysetPager
 from apps.memory.filters import MemoryItemFilter
 from apps.memory.forms import RollbackForm
-from apps.memory.lifecycle import NotArchived, restore_item
 from apps.memory.models import MemoryStatus, MemoryVersion, category_band
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import items_visible_to, user_has_perm_on
-from apps.memory.services import rollback_to_version
+from apps.memory.services import NotArchived, restore_item, rollback_to_version
 from apps.tenancy.permissions import Perm
 
 PAGE_SIZE = 50

@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from apps.audit.models import Action, AuditEvent
 from apps.core.errors import ServiceError
-from apps.memory.lifecycle import archive_due_items, expire_items, restore_item
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, MemoryVersion
 from apps.memory.recall import recall_memories
+from apps.memory.services import archive_due_items, expire_items, restore_item
 from apps.tenancy.models import ExpiryPolicy
 from tests.factories import MemoryItemFactory, ScopeFactory
 

@@ -23,7 +23,7 @@ from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.core.errors import ServiceError
 from apps.core.types import Actor
-from apps.memory.gate import run_hooks
+from apps.memory import wiring
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import update_item
 from apps.tenancy.models import ExpiryPolicy, Tenant
@@ -310,6 +310,6 @@ def restore_item(*, item_id: Any, actor: Actor) -> MemoryItem:
         )
         if restored.key:
             # Another value of the same key may have become active meanwhile.
-            run_hooks("MEMORY_CONSOLE_AFTER_EDIT_HOOKS", item_id=restored.pk, actor=actor)
+            wiring.run_hooks(wiring.current().after_edit, item_id=restored.pk, actor=actor)
             restored.refresh_from_db()
     return restored
