@@ -87,6 +87,7 @@ def mark_due(items: int, due_share: float) -> int:
     """Make `due_share` of all items due (active ones only); returns how many are due."""
     from apps.memory.models import MemoryItem
 
+    execute(RESET)  # rows an earlier run archived are the bench's own: active again
     active = MemoryItem.objects.filter(status="active").count()
     threshold = min(1048576, round(1048576 * due_share * items / max(active, 1)))
     execute(MARK, [threshold])
