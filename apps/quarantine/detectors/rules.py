@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover
     ahocorasick = None
 
 from apps.quarantine.detectors.base import Finding, Span
+from apps.quarantine.detectors import directive
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
 from apps.quarantine.detectors.patterns import RULES, Category, Rule, has_ideographs
@@ -64,6 +65,13 @@ DISCUSSION_FACTOR = 0.6
 
 
 REPORTED_SPEECH_FACTOR = 0.5
+# A writer's preference about themselves ("remember this permanently: I'm allergic to
+# penicillin", "ignore my earlier request") uses the words of persistence and override
+# without asking anything of the agent that concerns anyone else.
+SELF_PREFERENCE_FACTOR = 0.4
+_SELF_DAMPED = frozenset(
+    {Category.MEMORY_PRIORITY, Category.PERSISTENT_BEHAVIOUR, Category.INSTRUCTION_OVERRIDE}
+)
 MAX_SPANS_PER_CATEGORY = 200  # enough to highlight; bounded for hostile repetition
 BEFORE_WINDOW = 160  # characters searched for a rule's `before` context
 
@@ -93,6 +101,15 @@ def _is_word(char: str) -> bool:
 
 def _is_negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(text[max(0, start - 40) : start]))
+
+
+def _discussion_damping(text: str, start: int, end: int) -> float:
+    """How much to keep of a match in a text that discusses attacks (1: not discussed)."""
+    if not _DISCUSSION.search(text):
+        return 1.0
+    if directive.quotes_data(text):  # tool output quoting an article is data, not a discussion
+        return DISCUSSION_FACTOR
+    return QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
 
 
 def _is_quoted(text: str, start: int, end: int) -> bool:
@@ -177,6 +194,11 @@ def match_rules(
             if len(hit.spans) < MAX_SPANS_PER_CATEGORY:
                 hit.spans.append((start, end))
             hit.rule_scores[rule] = max(score, hit.rule_scores.get(rule, 0.0))
+    if not hits.keys().isdisjoint(_SELF_DAMPED) and directive.is_self_preference(text):
+        for category in _SELF_DAMPED.intersection(hits):
+            scores = hits[category].rule_scores
+            for matched in scores:
+                scores[matched] *= SELF_PREFERENCE_FACTOR
     return hits
 
 
@@ -191,10 +213,15 @@ class RuleDetector:
 
     def score_plain(self, text: str) -> tuple[float, list[str]]:
         """Best category score and categories for a decoded payload (no span mapping)."""
-        hits = match_rules(normalise(text))
-        if not hits:
+        normalised = normalise(text)
+        scores = {category: hit.score for category, hit in match_rules(normalised).items()}
+        for category, hit in directive.analyse(
+            normalised.text, negated=_is_negated, damping=_discussion_damping
+        ).items():
+            scores[category] = max(hit.score, scores.get(category, 0.0))
+        if not scores:
             return 0.0, []
-        return max(hit.score for hit in hits.values()), sorted(hits)
+        return max(scores.values()), sorted(scores)
 
     def detect(self, text: str) -> list[Finding]:
         """Return one finding per category matched, spans in original offsets."""
@@ -213,6 +240,21 @@ class RuleDetector:
                     reason=hit.reason,
                     score=round(min(hit.score, 1.0), 4),
                     spans=spans,
+                )
+            )
+        for category, hit in directive.analyse(
+            normalised.text, negated=_is_negated, damping=_discussion_damping
+        ).items():
+            findings.append(
+                Finding(
+                    detector=self.name,
+                    category=category,
+                    reason=hit.reason,
+                    score=hit.score,
+                    spans=tuple(
+                        Span(*normalised.to_original(start, end), category)
+                        for start, end in hit.spans
+                    ),
                 )
             )
         findings.extend(self.hidden.scan(normalised, matched=findings, detector=self.name))
