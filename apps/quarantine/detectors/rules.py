@@ -29,8 +29,8 @@ try:  # optional accelerator for trigger screening; results are identical withou
 except ImportError:  # pragma: no cover
     ahocorasick = None
 
-from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors import directive
+from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
 from apps.quarantine.detectors.patterns import RULES, Category, Rule, has_ideographs
@@ -103,13 +103,37 @@ def _is_negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(text[max(0, start - 40) : start]))
 
 
-def _discussion_damping(text: str, start: int, end: int) -> float:
-    """How much to keep of a match in a text that discusses attacks (1: not discussed)."""
-    if not _DISCUSSION.search(text):
-        return 1.0
-    if directive.quotes_data(text):  # tool output quoting an article is data, not a discussion
-        return DISCUSSION_FACTOR
-    return QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
+_last_discussion: list = [None, False]
+
+
+def discusses_attacks(text: str) -> bool:
+    """Whether the (folded) text discusses attacks, fiction or examples; remembered for
+    the text being analysed, which the phrase rules and the directive pass both ask about."""
+    if _last_discussion[0] is not text:
+        _last_discussion[0], _last_discussion[1] = text, bool(_DISCUSSION.search(text))
+    return _last_discussion[1]
+
+
+class DiscussionDamping:
+    """How much to keep of a directive cue in a text that discusses attacks (1: not
+    discussed); the text-wide facts are found once per text, on the first call."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.discussed = False
+        self.quotes_data = False
+
+    def __call__(self, text: str, start: int, end: int) -> float:
+        if text is not self.text:
+            self.text = text
+            self.discussed = discusses_attacks(text)
+            # Tool output quoting an article is data, not a discussion of attacks.
+            self.quotes_data = self.discussed and directive.quotes_data(text)
+        if not self.discussed:
+            return 1.0
+        if self.quotes_data:
+            return DISCUSSION_FACTOR
+        return QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
 
 
 def _is_quoted(text: str, start: int, end: int) -> bool:
@@ -184,7 +208,7 @@ def match_rules(
             ):
                 score *= REPORTED_SPEECH_FACTOR
             if discussion is None:
-                discussion = bool(_DISCUSSION.search(text))
+                discussion = discusses_attacks(text)
             if discussion:
                 factor = (
                     QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
@@ -216,7 +240,7 @@ class RuleDetector:
         normalised = normalise(text)
         scores = {category: hit.score for category, hit in match_rules(normalised).items()}
         for category, hit in directive.analyse(
-            normalised.text, negated=_is_negated, damping=_discussion_damping
+            normalised.text, negated=_is_negated, damping=DiscussionDamping()
         ).items():
             scores[category] = max(hit.score, scores.get(category, 0.0))
         if not scores:
@@ -243,7 +267,7 @@ class RuleDetector:
                 )
             )
         for category, hit in directive.analyse(
-            normalised.text, negated=_is_negated, damping=_discussion_damping
+            normalised.text, negated=_is_negated, damping=DiscussionDamping()
         ).items():
             findings.append(
                 Finding(
