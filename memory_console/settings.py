@@ -325,6 +325,13 @@ MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCOPES = env_int("MEMORY_CONSOLE_BEHAVIOUR_FANOU
 MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCORE = 0.35
 MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = env_int("MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES", 1200)
 MEMORY_CONSOLE_BEHAVIOUR_BURST_SCORE = 0.35
+# The rate signals compare a writer with its own baseline: the writes it made in the
+# BASELINE_HOURS before the window. They fire only above FACTOR times its usual volume per
+# window (so an agent that always serves thousands of users stays normal), and count only
+# when the text itself has a finding of at least MIN_TEXT_SCORE (issue 17).
+MEMORY_CONSOLE_BEHAVIOUR_BASELINE_HOURS = env_int("MEMORY_CONSOLE_BEHAVIOUR_BASELINE_HOURS", 24)
+MEMORY_CONSOLE_BEHAVIOUR_BASELINE_FACTOR = 3
+MEMORY_CONSOLE_BEHAVIOUR_MIN_TEXT_SCORE = 0.25
 MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
 MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
 # Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.

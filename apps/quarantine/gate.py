@@ -1,7 +1,8 @@
 """Injection stage of the remember gate (ARCHITECTURE §4 step 3).
 
 Scores the draft's text with the configured detectors plus the behavioural signals,
-weighted by source trust. A suspicious write is stored as `quarantined` and gets a
+weighted by source trust. The rate signals (fan-out, burst) count only with a substantive
+text finding on a text that is not the writer's preference about themselves. A suspicious write is stored as `quarantined` and gets a
 queue entry (created after the item is saved, in the same transaction). A clean,
 trusted write with a key counts as corroboration for pending entries holding the
 same key and value in its scope.
@@ -9,6 +10,7 @@ same key and value in its scope.
 
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 
 from apps.memory.content import content_hash, render_text
@@ -16,6 +18,8 @@ from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
 from apps.quarantine.behaviour import behaviour_findings, strongest_scores
 from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
+from apps.quarantine.detectors.directive import is_self_preference
+from apps.quarantine.detectors.normalise import normalise
 from apps.quarantine.services import TRUSTED_CORROBORATION_KINDS, corroborate, flag_item
 
 
@@ -26,7 +30,10 @@ def assess_draft(draft: Draft) -> Assessment:
     text = values.get("text") or render_text(content)
     source_kind = values.get("source_kind") or "explicit_statement"
     text_assessment = assess(text, source_kind=source_kind)
-    if not _signals_could_tip(text_assessment, source_kind=source_kind, key=values.get("key")):
+    rate = rate_signals_may_count(text_assessment, text)
+    if not _signals_could_tip(
+        text_assessment, source_kind=source_kind, key=values.get("key"), rate=rate
+    ):
         return text_assessment
     signals = behaviour_findings(
         tenant_id=getattr(draft.tenant, "pk", draft.tenant),
@@ -35,6 +42,7 @@ def assess_draft(draft: Draft) -> Assessment:
         api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
         key=values.get("key", ""),
         content_hash=values.get("content_hash") or content_hash(content),
+        rate=rate,
     )
     if not signals:
         return text_assessment
@@ -47,14 +55,28 @@ def _with_signals(text_assessment: Assessment, signals, *, source_kind: str) -> 
     return Assessment(score=round(score, 4), findings=findings)
 
 
-def _signals_could_tip(text_assessment: Assessment, *, source_kind: str, key: str | None) -> bool:
+def rate_signals_may_count(text_assessment: Assessment, text: str) -> bool:
+    """Whether fan-out and burst may add to this write's score (issue 17): only when the
+    text itself has a substantive finding and is not the writer's preference about
+    themselves. A busy writer alone, or with a weak rule hit ("from now on reply in
+    Chinese"), never holds a memory."""
+    substantive = combine([finding.score for finding in text_assessment.findings])
+    if substantive < settings.MEMORY_CONSOLE_BEHAVIOUR_MIN_TEXT_SCORE:
+        return False
+    return not is_self_preference(normalise(text).text)
+
+
+def _signals_could_tip(
+    text_assessment: Assessment, *, source_kind: str, key: str | None, rate: bool = True
+) -> bool:
     """Whether the behavioural signals, all firing at once, would make the write suspicious.
 
     When they could not (a trusted source, clean text), their queries are skipped: the
     verdict is the same, and the findings of a write that is not held are not kept.
     """
     scores = [finding.score for finding in text_assessment.findings]
-    bound = weight_by_source(combine([*scores, *strongest_scores(key=key or "")]), source_kind)
+    strongest = strongest_scores(key=key or "", rate=rate)
+    bound = weight_by_source(combine([*scores, *strongest]), source_kind)
     return is_suspicious(Assessment(score=round(bound, 4), findings=()))
 
 

@@ -312,7 +312,7 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"(?:ever )?(?:deleted|removed)|\bmark (?:it|this) as verified|\bcopy (?:it|this) "
             r"into (?:each|every)"),
     _action(_PRIORITY, 0.45, "最高优先级 优先于 置顶 刻进 重新保存 不能修改 不得修改 不要删除 即使 已验证 永久",
-            r"(?:记忆|这条|规则|指令|备注)" + _ZH_GAP % 12 + r"(?:最高优先级|优先于)|(?:最高优先级|"
+            r"(?:记忆|这条|规则|指令)" + _ZH_GAP % 12 + r"(?:最高优先级|优先于)|(?:最高优先级|"
             r"优先于)" + _ZH_GAP % 12 + r"(?:记忆|规则|指令)|置顶|刻进|重新保存|不能修改|不得修改|"
             r"不要删除|即使" + _ZH_GAP % 12 + r"(?:忘记|删除)|标记为已验证|永久(?:置顶|保存|有效)"),
     _action(_RULES, 0.45, "disregard ignore forget drop bypass override set_aside abandon",
