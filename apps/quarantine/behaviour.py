@@ -97,7 +97,7 @@ _BASELINE_BY_KEY = _BASELINE_SQL.format(
 _BASELINE_BY_SOURCE = _BASELINE_SQL.format(table=MemoryItem._meta.db_table, writer_column="source")
 
 
-def _needed_for_usual(volume: int) -> int:
+def needed_for_usual(volume: int) -> int:
     """Baseline writes at which `volume` in one window is within FACTOR of the writer's
     usual per-window volume: volume <= FACTOR * baseline / windows."""
     windows = baseline_period() / window()
@@ -134,7 +134,7 @@ def writer_activity(
         # Over a limit: is this what the writer usually does? Its baseline is counted in
         # writes (distinct scopes over a day would cost a full scan); a writer that spreads
         # this many writes over this many scopes routinely wrote at least as many rows.
-        needed = _needed_for_usual(max(writes, scopes))
+        needed = needed_for_usual(max(writes, scopes))
         cursor.execute(
             baseline_sql,
             [tenant_id, writer, adapt(now - window() - baseline_period()), adapt(since), needed],

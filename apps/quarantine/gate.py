@@ -2,10 +2,10 @@
 
 Scores the draft's text with the configured detectors plus the behavioural signals,
 weighted by source trust. The rate signals (fan-out, burst) count only with a substantive
-text finding on a text that is not the writer's preference about themselves. A suspicious write is stored as `quarantined` and gets a
-queue entry (created after the item is saved, in the same transaction). A clean,
-trusted write with a key counts as corroboration for pending entries holding the
-same key and value in its scope.
+text finding on a text that is not the writer's preference about themselves. A
+suspicious write is stored as `quarantined` and gets a queue entry (created after the item
+is saved, in the same transaction). A clean, trusted write with a key counts as
+corroboration for pending entries holding the same key and value in its scope.
 """
 
 from functools import partial

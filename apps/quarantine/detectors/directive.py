@@ -168,7 +168,7 @@ _SEND = "sends data to an outside destination"
 _BEACON = "beacons data out in a link or a copy"
 _PRIVATE = "passes on private data"
 _CREDENTIALS = "asks for credentials"
-_SECRET = "reveals a secret or hidden configuration"
+_REVEAL = "reveals a secret or hidden configuration"
 _TOOL = "runs a command or calls a tool"
 _MONEY = "moves money"
 _CONTACTS = "changes contacts, payees or links"
@@ -198,7 +198,8 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"(?:s|ed|ing)?\b" + _GAP % 40 + r"(?:chat (?:history|logs?)|conversation|transcripts?|"
             r"address book|contacts|memory store|memories|invoices|revenue|spreadsheet|"
             r"financial|account numbers?|card numbers?|phone numbers?|contents of)"),
-    _action(_PRIVATE, 0.35, "聊天记录 对话记录 通讯录 手机号和地址 订单号和手机号 财务报表 身份证号",
+    _action(_PRIVATE, 0.35, "聊天记录 对话记录 通讯录 手机号和地址 订单号和手机号 财务报表 "
+            "身份证号",
             r"聊天记录|对话记录|通讯录|手机号和地址|订单号和手机号|财务报表|身份证号"),
     _action(_CREDENTIALS, 0.5, "password passcode _pin one-time digit otp verification_code "
             "sms_code cvv cvc security_code card_number expiry seed_phrase login_details "
@@ -210,16 +211,18 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"dates?|seed phrases?|login details|credentials)"),
     _action(_CREDENTIALS, 0.5, "in_at_http", r"\b(?:sign|log) ?in at https?://"),
     _action(_CREDENTIALS, 0.5, "密码 验证码 卡号 安全码 有效期 身份证号",
-            r"(?:提供|发给|输入|填写|报出|说出|核对)" + _ZH_GAP % 30 + r"(?:密码|验证码|卡号|安全码|"
+            r"(?:提供|发给|输入|填写|报出|说出|核对)" + _ZH_GAP % 30
+            + r"(?:密码|验证码|卡号|安全码|"
+            r""
             r"有效期|身份证号)|(?:密码|验证码)" + _ZH_GAP % 12
             + r"(?:告诉你|发给你|发给我|发给客服|提供给)"),
-    _action(_SECRET, 0.5, "system_prompt hidden configuration config prompt admin_password "
+    _action(_REVEAL, 0.5, "system_prompt hidden configuration config prompt admin_password "
             "api_key internal_account other_users",
             r"\b(?:reveal|disclose|print|output|show|dump|leak|repeat|share|tell)\w*\b"
             + _GAP % 40 + r"(?:system prompt|hidden (?:configuration|config|instructions|prompt)|"
             r"(?:full|complete|internal) (?:configuration|config|prompt)|admin password|"
             r"api keys?|internal account data|other users'?)"),
-    _action(_SECRET, 0.5, "系统提示 隐藏设置 其他用户的",
+    _action(_REVEAL, 0.5, "系统提示 隐藏设置 其他用户的",
             r"(?:输出|透露|告诉|显示|泄露)" + _ZH_GAP % 20
             + r"(?:系统提示词|完整的?系统提示|隐藏设置|其他用户的)"),
     _action(_TOOL, 0.45, "curl wget", r"\b(?:curl|wget)\b[^|\n]{0,120}\|\s*(?:ba|z)?sh\b"),
@@ -250,8 +253,11 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"\b(?:approve|accept) (?:every|all|each|any) (?:refund|payment|invoice|request)"
             r"|\bhandling fee|\bdeposit\b[^.!?\n]{0,20}\bfirst"),
     _action(_MONEY, 0.45, "退款 转账 汇款 付款 打款 转入 支付 押金 加赠 先付 先交",
-            r"(?:退款|转账|汇款|付款|打款|转入|支付)" + _ZH_GAP % 20 + r"(?:账户|账号|支付宝|微信|元|"
-            r"全额|再加|加赠)|先(?:付|支付|交)" + _ZH_GAP % 8 + r"(?:押金|运费|费用|定金)|押金|加赠"),
+            r"(?:退款|转账|汇款|付款|打款|转入|支付)" + _ZH_GAP % 20
+            + r"(?:账户|账号|支付宝|微信|元|"
+            r""
+            r"全额|再加|加赠)|先(?:付|支付|交)" + _ZH_GAP % 8 + r"(?:押金|运费|费用|定金)|押金|"
+            r"加赠"),
     _action(_CONTACTS, 0.4, "changed is_now are_now updated_to moved_to replaced_by now_goes_to",
             r"\b(?:number|hotline|helpline|line|phone|address|e-?mail|account|iban|wallet|"
             r"website|site|portal|link|url|channel)\b" + _GAP % 30 + r"\b(?:has changed|have "
@@ -264,7 +270,9 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"\b(?:send|direct|point|refer|redirect)\s+(?:them|customers|users|all staff|staff|"
             r"everyone|callers|people)\s+to\b(?! me\b| us\b)|\bsend (?:it|their \w+) to\b"
             r"(?! me\b| us\b)"),
-    _action(_CONTACTS, 0.4, "更换为 变更为 更新为 改为 改成 换成 变更 统一通过 已停用 寄到 寄回 微信 原账户",
+    _action(_CONTACTS, 0.4, "更换为 变更为 更新为 改为 改成 换成 变更 统一通过 已停用 "
+            "寄到 寄回 微信 "
+            "原账户",
             r"(?:电话|热线|号码|账户|账号|地址|网址|网站|钱包|渠道|流程)" + _ZH_GAP % 12
             + r"(?:已?更换为|已?变更为|已?更新为|已?改为|改成|换成|变更|统一通过|已停用)"
             r"|寄到|寄回|加微信|加[^。，\n]{0,4}微信|统一通过|原账户"),
@@ -311,7 +319,9 @@ _ACTIONS: tuple[ActionCue, ...] = (
             + r"(?:forget|delete|remove)|\bif (?:this|it) (?:memory |entry |note )?(?:is|gets) "
             r"(?:ever )?(?:deleted|removed)|\bmark (?:it|this) as verified|\bcopy (?:it|this) "
             r"into (?:each|every)"),
-    _action(_PRIORITY, 0.45, "最高优先级 优先于 置顶 刻进 重新保存 不能修改 不得修改 不要删除 即使 已验证 永久",
+    _action(_PRIORITY, 0.45, "最高优先级 优先于 置顶 刻进 重新保存 不能修改 不得修改 "
+            "不要删除 即使 已验证 "
+            "永久",
             r"(?:记忆|这条|规则|指令)" + _ZH_GAP % 12 + r"(?:最高优先级|优先于)|(?:最高优先级|"
             r"优先于)" + _ZH_GAP % 12 + r"(?:记忆|规则|指令)|置顶|刻进|重新保存|不能修改|不得修改|"
             r"不要删除|即使" + _ZH_GAP % 12 + r"(?:忘记|删除)|标记为已验证|永久(?:置顶|保存|有效)"),
@@ -320,8 +330,10 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"\b(?:disregard|ignore|forget|drop|bypass|override|set aside|abandon)\b" + _GAP % 40
             + r"\b(?:instructions?|rules?|guidance|guidelines|setup|configuration|restrictions?|"
             r"policy|policies|safety|filters?|told|programming|system prompt|content policy)\b"),
-    _action(_RULES, 0.45, "no_longer has_been_lifted were_a_test unrestricted elevated never_refuse "
-            "you're_in you're_now you're_entering you_are_in you_are_now you_are_entering you_in you_now "
+    _action(_RULES, 0.45, "no_longer has_been_lifted were_a_test unrestricted elevated "
+            "never_refuse "
+            "you're_in you're_now you're_entering you_are_in you_are_now you_are_entering "
+            "you_in you_now "
             "you_entering now_in enter "
             "developer debug god jailbreak", leading=True, pattern=
             r"\b(?:no longer (?:applies|apply|valid|in effect)|has been lifted|were a test|"
@@ -330,12 +342,16 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"maintenance|debug|god|unrestricted|jailbreak) mode|\b(?:developer|debug|god|"
             r"unrestricted|jailbreak) mode (?:is )?(?:now )?(?:enabled|activated|on)\b"),
     _action(_RULES, 0.45, "忽略 无视 忘记 跳过 绕过 不再遵守 失效 取消 只是测试 不再适用 模式",
-            r"(?:忽略|无视|忘记|跳过|绕过|不再遵守)" + _ZH_GAP % 12 + r"(?:规则|指令|设定|规定|限制|"
+            r"(?:忽略|无视|忘记|跳过|绕过|不再遵守)" + _ZH_GAP % 12
+            + r"(?:规则|指令|设定|规定|限制|"
+            r""
             r"要求|指示|政策|审核|安全)|(?:设定|规定|限制|规则)" + _ZH_GAP % 6 + r"(?:已经?失效|"
             r"已经?取消|只是测试|不再适用)|(?:你现在|现在你|你已)(?:进入|是|处于)?(?:开发者|调试|维护)"
             r"模式|(?:开发者|调试)模式已?(?:开启|启用)"),
 )  # fmt: skip
 
+# What no preference about oneself asks for (is_self_preference).
+_NOT_A_PREFERENCE_EXTRA = (_PRIORITY, _MONEY)
 # Actions that are about the writer only when the object is "me" (a preference), but
 # dangerous whatever the object: money, tools, secrets, credentials, outside destinations.
 _ALWAYS_MATTERS = frozenset(
@@ -430,8 +446,12 @@ _CONTEXT_PHRASES: dict[str, str] = {
         "each_message each_reply each_response each_order all_future all_emails all_messages "
         "all_replies all_responses all_orders any_email any_message every_outgoing "
         "every_future each_future "
-        "以后 今后 往后 从现在开始 从现在起 从今以后 从此 下次 下一次 每当 每次 只要 如果有人 若有人 当有人 "
-        "有人问 有人询问 用户问 用户询问 客户问 遇到 一律 始终 永远 总是 回答完 之后再回答 每条 每封 每个订单 "
+        "以后 今后 往后 从现在开始 从现在起 从今以后 从此 下次 下一次 每当 每次 只要 "
+        "如果有人 若有人 当有人 "
+        ""
+        "有人问 有人询问 用户问 用户询问 客户问 遇到 一律 始终 永远 总是 回答完 之后再回答 "
+        "每条 每封 每个订单 "
+        ""
         "每一条 每次回复 即日起 在回答 如果这条 若这条 一旦 如果被删 被删除"
     ),
     "audience": (
@@ -442,7 +462,9 @@ _CONTEXT_PHRASES: dict[str, str] = {
         "all_members every_one users_who them staff employees visitors buyers the_next_user "
         "the_other_user the_reporter the_organiser the_organizer all_of_their_contacts "
         "all_their_contacts all_of_the_user's_contacts all_the_user's_contacts "
-        "客户 顾客 来电 所有人 任何人 大家 每位 每个人 他们 对方 员工 买家 访客 所有用户 每个用户 每位用户 "
+        "客户 顾客 来电 所有人 任何人 大家 每位 每个人 他们 对方 员工 买家 访客 所有用户 "
+        "每个用户 每位用户 "
+        ""
         "任何用户 其他用户 来电用户 咨询用户 咨询的用户"
     ),
     "self": "me my mine myself i'm i've i'd i'll i 我",
@@ -452,6 +474,14 @@ _CONTEXT_PHRASES: dict[str, str] = {
         "请 就 直接 一律 必须 应该 应当 务必 记得 先 要求 让"
     ),
     "negation": "never not don't won't cannot can't 不要 绝不 不会 从不 切勿",
+    # Claims of authority or limits: a preference about oneself makes none.
+    "authority": (
+        "rule rules limit limits cap allowed authorized authorised authority permission "
+        "permissions admin boss ceo manager long-term_memory core_memory the_only_person "
+        "doesn't_apply no_longer_applies 规则 上限 限制 授权 权限 老板 管理员 长期记忆 "
+        "核心 不能替换 "
+        "就可以 取消了"
+    ),
 }
 
 
@@ -594,7 +624,8 @@ _CHANNELS = Screened(
     _CHANNEL,
     "support customer hotline helpline helpdesk contact phone payment bank account iban wallet "
     "donation portal website reset refund return policy procedure recall handbook 客服电话 "
-    "客服热线 热线 电话 收款账户 账户 账号 钱包 网址 官网 网站 退款流程 流程 制度 政策 召回 退货地址",
+    "客服热线 热线 电话 收款账户 账户 账号 钱包 网址 官网 网站 退款流程 流程 制度 政策 召回 "
+    "退货地址",
     leading=True,
 )
 
@@ -683,16 +714,21 @@ def analyse(
     return hits
 
 
+_NOT_A_PREFERENCE = _ALWAYS_MATTERS | frozenset(_NOT_A_PREFERENCE_EXTRA)
+
+
 def is_self_preference(text: str) -> bool:
     """The writer speaks about themselves ("remember this permanently: I'm allergic…",
     "from now on reply to me in Chinese") and about nobody and nothing else that matters."""
     cues = context_cues(text)
-    if not cues.any("self") or cues.any("audience") or _VALUE.search(text):
+    if not cues.any("self") or cues.any("audience") or cues.any("authority"):
+        return False
+    if _VALUE.search(text):
         return False
     return not any(
         _action_spans(cue, text, starts)
         for cue, starts in _present_actions(text).items()
-        if cue.reason in _ALWAYS_MATTERS
+        if cue.reason in _NOT_A_PREFERENCE
     )
 
 
