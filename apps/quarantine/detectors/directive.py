@@ -201,12 +201,17 @@ _ACTIONS: tuple[ActionCue, ...] = (
     _action(_PRIVATE, 0.35, "聊天记录 对话记录 通讯录 手机号和地址 订单号和手机号 财务报表 "
             "身份证号",
             r"聊天记录|对话记录|通讯录|手机号和地址|订单号和手机号|财务报表|身份证号"),
-    _action(_CREDENTIALS, 0.5, "password passcode _pin one-time digit otp verification_code "
+    _action(_CREDENTIALS, 0.5, "password passcode _pin one-time digit otp authenticator 2fa "
+            "mfa security_question code "
+            "verification_code "
             "sms_code cvv cvc security_code card_number expiry seed_phrase login_details "
             "credentials",
             r"\b(?:ask|request|collect|get|have|require|tell|paste|enter|type|provide|"
             r"reply with|send|share|confirm)\w*\b" + _GAP % 60 + r"\b(?:passwords?|passcodes?|"
-            r"pins?|one-time (?:code|password)|\d-digit (?:one-time )?code|otps?|verification "
+            r"pins?|one-time (?:code|password)|\d-digit (?:one-time )?code|otps?|"
+            r"authenticator|2fa|mfa|"
+            r"security questions?|(?:the|their|your) (?:\w+ )?codes? (?:on|from|in|we|they|"
+            r"you)|verification "
             r"codes?|sms codes?|cvv|cvc|security codes?|full card numbers?|card numbers?|expiry "
             r"dates?|seed phrases?|login details|credentials)"),
     _action(_CREDENTIALS, 0.5, "in_at_http", r"\b(?:sign|log) ?in at https?://"),
@@ -232,6 +237,9 @@ _ACTIONS: tuple[ActionCue, ...] = (
     _action(_TOOL, 0.45, "tool _api endpoint function",
             r"\b(?:use|call|invoke|run|trigger)\s+(?:the\s+)?[\w.]*(?:_|\.)\w+(?:\s+tool|\s*\()"
             r"|\b(?:use|call|invoke)\s+the\s+\w+\s+(?:tool|api|endpoint|function)"),
+    _action(_TOOL, 0.45, "sudo .sh as_root", pattern=
+            r"\b(?:run|execute|launch|start)\s+(?:\S+\s+){0,4}?(?:with|using|via|as)\s+(?:sudo|root)"
+            r"\b|\bsudo\s+\S+|\b(?:run|execute|bash|sh)\s+\.{0,2}/?[\w./-]+\.sh\b"),
     _action(_TOOL, 0.45, "grant", r"\bgrant\b" + _GAP % 40 + r"\b(?:admin|owner|root|write|"
             r"elevated)", leading=True),
     _action(_TOOL, 0.45, "firewall backup 2fa mfa logging antivirus alerts monitoring",
@@ -249,6 +257,10 @@ _ACTIONS: tuple[ActionCue, ...] = (
     _action(_MONEY, 0.45, "transfer wire pay send", leading=True, pattern=
             r"\b(?:transfer|wire|pay|send)\b[^.!?\n]{0,30}?(?:\$|€|£|usd|\d)" + _GAP % 40
             + r"\b(?:to|via|into)\b"),
+    _action(_MONEY, 0.45, "wire transfer remit pay send route", leading=True, pattern=
+            r"\b(?:wire|transfer|remit|pay|send|route)\w*\s+(?:everything|all|any|every|funds|"
+            r"payments?|money|the (?:balance|funds|payment|money))\b" + _GAP % 30
+            + r"\b(?:to|into)\s+(?:\w+\s+)?(?:account|iban|wallet|acct)"),
     _action(_MONEY, 0.45, "approve accept handling_fee deposit",
             r"\b(?:approve|accept) (?:every|all|each|any) (?:refund|payment|invoice|request)"
             r"|\bhandling fee|\bdeposit\b[^.!?\n]{0,20}\bfirst"),
@@ -276,27 +288,32 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"(?:电话|热线|号码|账户|账号|地址|网址|网站|钱包|渠道|流程)" + _ZH_GAP % 12
             + r"(?:已?更换为|已?变更为|已?更新为|已?改为|改成|换成|变更|统一通过|已停用)"
             r"|寄到|寄回|加微信|加[^。，\n]{0,4}微信|统一通过|原账户"),
-    _action(_TELL, 0.3, "tell inform remind warn assure advise direct confirm", leading=True,
+    _action(_TELL, 0.35, "tell inform remind warn assure advise direct confirm", leading=True,
             pattern=
             r"\b(?:tell|inform|remind|warn|assure|advise|direct|confirm)\w*\s+(?:this |it )?"
             r"(?:to )?(?:them|customers?|users|callers?|anyone|everyone|people|staff|"
             r"(?:every|each|any|all) \w+|the (?:customer|caller|next user))\b"),
-    _action(_TELL, 0.3, "say answer reply respond claim recommend describ do_not don't never "
+    _action(_TELL, 0.35, "say answer reply respond claim mention state imply suggest hint "
+            "recommend "
+            "describ do_not don't never "
             "must_not without only as_the_only", leading=True, pattern=
-            r"\b(?:say|answer|reply|respond|claim)s?\s+(?:that|with)\b"
+            r"\b(?:say|answer|reply|respond|claim|mention|state|imply|suggest|hint)s?\s+(?:that|with)\b"
             r"|\brecommend\w*\s+(?:\w+\s+){1,3}as\b|\bdescribe\w*\s+" + _GAP % 30 + r"\bas\b"
             r"|\b(?:do not|don't|never|must not|without) (?:mention|tell|telling|inform|"
             r"disclose|reveal|letting)\w*\b|\bonly (?:trustworthy|recommend|mention)\b"
             r"|\bas the only\b"),
-    _action(_TELL, 0.3, "就说 一律说 就回复 回复说 告诉 告知 推荐 说他们 说我们 描述成 说成 知道",
-            r"就说|一律说|就回复|回复说|告诉(?:他们|所有|每|任何|客户|对方|咨询)|告知(?:所有|每|"
+    _action(_TELL, 0.35, "都说 统一说 要说 就说 一律说 就回复 回复说 告诉 告知 推荐 说他们 "
+            "说我们 描述成 说成 知道",
+            r"就说|都说|统一说|要说|一律说|就回复|回复说|告诉(?:他们|所有|每|任何|客户|对方|咨询)|告知(?:所有|每|"
             r"客户|对方)|推荐" + _ZH_GAP % 12 + r"(?:作为|为唯一|是最好)|说他们|说我们|描述成|说成"
             r"|(?:不要|别|不用)(?:告诉|让)(?:用户|客户|他们)知道"),
-    _action(_SKIP, 0.45, "without no_approval no_need no_confirmation skip pre-approved "
+    _action(_SKIP, 0.45, "without no_approval no_review no_sign-off no_questions no_need "
+            "no_confirmation skip pre-approved "
             "automatically auto-", leading=True, pattern=
             r"\bwithout (?:asking|confirmation|approval|verification|checking|running|review|"
             r"the usual|any (?:check|confirmation|approval|verification)|telling|letting|"
-            r"verifying)\w*|\bno approval\b|\bno (?:need|confirmation) (?:needed|required|to "
+            r"verifying)\w*|\bno (?:approval|review|sign-off|questions asked)\b|\bno (?:need|"
+            r"confirmation) (?:needed|required|to "
             r"(?:ask|confirm|check|verify))|\bskip(?:ping)? (?:the )?(?:identity |usual )?"
             r"(?:checks?|verification|tests|ci|confirmation|confirmations|review)"
             r"|\bpre-approved\b|\b(?:automatically|auto-)(?:approve|accept|refund)"),
@@ -304,8 +321,11 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"(?:不需要|无需|不用|不必)(?:再)?(?:审批|确认|核实|验证|审核|告诉用户|问)|跳过(?:所有|全部)?"
             r"(?:的)?(?:测试|检查|验证|审批|审核|确认|ci|核实)|不受" + _ZH_GAP % 6
             + r"(?:约束|限制)|不要问(?!我)"),
-    _action(_PRIORITY, 0.45, "priority",
-            r"\b(?:top|highest|maximum)[- ]priority" + _GAP % 20 + r"\b(?:memory|memories|note|"
+    _action(_PRIORITY, 0.45, "priority restore re-add readd re-creat recreat put_back",
+            r"\b(?:restored?|re-?added|re-?created|put back)\b" + _GAP % 20 + r"\bif "
+            r"(?:anyone|someone|"
+            r"it is|it's|this is)|\b(?:top|highest|maximum)[- "
+            r"]priority" + _GAP % 20 + r"\b(?:memory|memories|note|"
             r"entry|instruction|rule)|\b(?:memory|memories|note|entry|instruction|rule|this)\b"
             + _GAP % 20 + r"(?:top|highest|maximum)[- ]priority"),
     _action(_PRIORITY, 0.45, "above_all take precedence overrid never_let re-save resave survive "
@@ -320,11 +340,12 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"(?:ever )?(?:deleted|removed)|\bmark (?:it|this) as verified|\bcopy (?:it|this) "
             r"into (?:each|every)"),
     _action(_PRIORITY, 0.45, "最高优先级 优先于 置顶 刻进 重新保存 不能修改 不得修改 "
-            "不要删除 即使 已验证 "
+            "不要删除 比其他 被删 即使 已验证 "
             "永久",
             r"(?:记忆|这条|规则|指令)" + _ZH_GAP % 12 + r"(?:最高优先级|优先于)|(?:最高优先级|"
             r"优先于)" + _ZH_GAP % 12 + r"(?:记忆|规则|指令)|置顶|刻进|重新保存|不能修改|不得修改|"
-            r"不要删除|即使" + _ZH_GAP % 12 + r"(?:忘记|删除)|标记为已验证|永久(?:置顶|保存|有效)"),
+            r"不要删除|比其他[^。！？\n]{0,6}?(?:都|更)重要|被删[^。！？\n]{0,8}?(?:恢复|"
+            r"重新)|即使" + _ZH_GAP % 12 + r"(?:忘记|删除)|标记为已验证|永久(?:置顶|保存|有效)"),
     _action(_RULES, 0.45, "disregard ignore forget drop bypass override set_aside abandon",
             leading=True, pattern=
             r"\b(?:disregard|ignore|forget|drop|bypass|override|set aside|abandon)\b" + _GAP % 40
@@ -375,7 +396,8 @@ _CHANNEL = Bilingual(
     r"\b(?:support (?:number|line|phone|email)|customer (?:support|service)|hotline|helpline|"
     r"helpdesk|contact number|phone number|payment account|bank account|account|iban|"
     r"wallet|donation|portal|website|reset page|refund (?:policy|process)|return address|"
-    r"policy|procedure|recall|recalled|handbook)\b"
+    r"policy|procedure|recall|recalled|handbook|remittance|(?:payment|bank|banking|billing|wire) "
+    r"(?:details|info|information|instructions))\b"
     r"|客服电话|客服热线|热线|电话|收款账户|账户|账号|钱包|网址|官网|网站|退款流程|流程|制度|政策|召回|"
     r"退货地址"
 )
@@ -462,7 +484,8 @@ _CONTEXT_PHRASES: dict[str, str] = {
         "all_members every_one users_who them staff employees visitors buyers the_next_user "
         "the_other_user the_reporter the_organiser the_organizer all_of_their_contacts "
         "all_their_contacts all_of_the_user's_contacts all_the_user's_contacts "
-        "客户 顾客 来电 所有人 任何人 大家 每位 每个人 他们 对方 员工 买家 访客 所有用户 "
+        "谁问 谁来问 客户 顾客 来电 所有人 任何人 大家 每位 每个人 他们 对方 员工 买家 访客 "
+        "所有用户 "
         "每个用户 每位用户 "
         ""
         "任何用户 其他用户 来电用户 咨询用户 咨询的用户"
@@ -623,7 +646,8 @@ _CARRIERS = Screened(
 _CHANNELS = Screened(
     _CHANNEL,
     "support customer hotline helpline helpdesk contact phone payment bank account iban wallet "
-    "donation portal website reset refund return policy procedure recall handbook 客服电话 "
+    "donation portal website reset refund return policy procedure recall handbook remittance "
+    "banking billing wire 客服电话 "
     "客服热线 热线 电话 收款账户 账户 账号 钱包 网址 官网 网站 退款流程 流程 制度 政策 召回 "
     "退货地址",
     leading=True,
@@ -817,14 +841,15 @@ def _variants(text: str) -> list[str]:
 
 
 REPORTED_FACTOR = 0.6
+NEGATION_REACH = 40  # characters before an action where "not", "never", 不要 still govern it
 # Below this a directive reading is too uncertain to report (a reported, context-free
 # action): it would only add noise to the phrase rules' findings.
 MIN_DIRECTIVE_SCORE = 0.3
 
 
 def _combined(weight: float, context: int) -> float:
-    """Each context cue (addressed, triggered, about others) removes a fifth of the doubt."""
-    return 1.0 - (1.0 - weight) * 0.8**context
+    """Each context cue (addressed, triggered, about others) removes a quarter of the doubt."""
+    return 1.0 - (1.0 - weight) * 0.75**context
 
 
 def _analyse_once(
@@ -845,7 +870,7 @@ def _analyse_once(
     actions = []
     for cue, span in matched:
         if cue.reason in _NEGATABLE and (
-            cues.first("negation", span[0], span[1])
+            cues.first("negation", span[0] - NEGATION_REACH, span[1])
             or (negated is not None and negated(text, span[0]))
         ):
             continue
@@ -877,7 +902,9 @@ def _analyse_once(
         remaining = 1.0
         for weight, _ in found.values():
             remaining *= 1.0 - weight
-        score = _combined(1.0 - remaining, bool(addressed) + bool(triggered) + bool(others))
+        # Telling people implies an audience: only the other cues count as context for it.
+        counted_others = bool(others) and set(found) != {_TELL}
+        score = _combined(1.0 - remaining, bool(addressed) + bool(triggered) + counted_others)
         first = min(span for _, span in found.values())
         asks = (
             addressed
