@@ -912,7 +912,7 @@ def _analyse_once(
             or cues.first("modal", *sentence_range(sentence, 0))
             or first[0] - starts[sentence] <= 3
         )
-        if not asks:
+        if not asks and _PRIORITY not in found:  # a claim of priority is its own request
             score *= REPORTED_FACTOR  # a statement of what happened, not a request
         if damping is not None:
             score *= damping(text, *first)
