@@ -266,8 +266,8 @@ def busy_writer(
         chosen = {
             "id": "gen_random_uuid()",
             "status": "'archived'",
-            "created_at": "now() - interval '11 minutes' - (g * interval '1 second') % "
-            "interval '23 hours'",
+            # g seconds apart, wrapped into the 23 hours before the window
+            "created_at": "now() - interval '11 minutes' - make_interval(secs => g %% 82800)",
         }
         select = ", ".join(chosen.get(column, f"t.{column}") for column in columns)
         with connection.cursor() as cursor:

@@ -16,10 +16,11 @@ from django.db import transaction
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
-from apps.quarantine.behaviour import behaviour_findings, strongest_scores
+from apps.quarantine.behaviour import DETECTOR_NAME, behaviour_findings, strongest_scores
 from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
 from apps.quarantine.detectors.directive import is_self_preference
 from apps.quarantine.detectors.normalise import normalise
+from apps.quarantine.detectors.patterns import Category
 from apps.quarantine.services import TRUSTED_CORROBORATION_KINDS, corroborate, flag_item
 
 
@@ -55,6 +56,32 @@ def _with_signals(text_assessment: Assessment, signals, *, source_kind: str) -> 
     return Assessment(score=round(score, 4), findings=findings)
 
 
+# Source kinds nobody vouched for: data fetched or imported, not said by the user or agent.
+UNVERIFIED_SOURCE_KINDS = frozenset({"tool", "external", "import"})
+# A text finding at least this strong makes the memory read as an instruction.
+INSTRUCTION_LIKE_SCORE = 0.2
+
+
+def recall_flags(assessment: Assessment, *, source_kind: str) -> list[str]:
+    """What an agent should know when it recalls this memory (issue 17, point 6): stored
+    on the item at write time, so recall needs no detector (memory never imports
+    quarantine). Documented in docs/agent-integration.md."""
+    flags = []
+    text_findings = [f for f in assessment.findings if f.detector != DETECTOR_NAME]
+    if any(finding.score >= INSTRUCTION_LIKE_SCORE for finding in text_findings):
+        flags.append("instruction_like")
+    if source_kind in UNVERIFIED_SOURCE_KINDS:
+        flags.append("unverified_source")
+    categories = {finding.category for finding in text_findings}
+    if Category.HIDDEN_PAYLOAD in categories:
+        flags.append("hidden_content")
+    if Category.QUOTED_INSTRUCTION in categories:
+        flags.append("quoted_instructions")
+    if Category.PLANTED_FACT in categories:
+        flags.append("authoritative_update")
+    return flags
+
+
 def rate_signals_may_count(text_assessment: Assessment, text: str) -> bool:
     """Whether fan-out and burst may add to this write's score (issue 17): only when the
     text itself has a substantive finding and is not the writer's preference about
@@ -86,6 +113,9 @@ class InjectionStage:
     def inspect(self, draft: Draft) -> None:
         """Quarantine a suspicious write; let a clean trusted write corroborate pending ones."""
         assessment = assess_draft(draft)
+        draft.values["flags"] = recall_flags(
+            assessment, source_kind=draft.values.get("source_kind") or "explicit_statement"
+        )
         if is_suspicious(assessment):
             draft.status = MemoryStatus.QUARANTINED
             draft.notes["injection"] = {
