@@ -227,10 +227,8 @@ def busy_writer(
     from apps.quarantine.behaviour import needed_for_usual
 
     call_command("migrate", verbosity=0)
-    tenant, _ = Tenant.objects.get_or_create(
-        slug="bench-detectors", defaults={"name": "Detector bench"}
-    )
-    MemoryItem.objects.filter(tenant=tenant).delete()
+    # A fresh tenant per run: earlier runs' rows stay out of this writer's activity.
+    tenant = Tenant.objects.create(slug=f"bench-detectors-{int(time.time())}", name="Bench")
     AgentAPIKey.objects.filter(user__username="bench-detector-agent", revoked=False).update(
         revoked=True
     )
