@@ -314,6 +314,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list dev/corpus misses")
     parser.add_argument("--texts", type=int, default=3000, help="texts per throughput run")
     parser.add_argument("--no-throughput", action="store_true")
+    parser.add_argument("--throughput-only", action="store_true", help="skip the quality sets")
     parser.add_argument("--api", action="store_true", help="also post dev and test via the API")
     parser.add_argument("--scopes", type=int, default=400, help="scopes of the busy writer")
     parser.add_argument("--recent", type=int, default=600, help="warm-up writes, last minutes")
@@ -326,6 +327,9 @@ def main() -> None:
     args = parser.parse_args()
 
     corpus = load_corpus(CORPUS_PATH)
+    if args.throughput_only:
+        print_throughput(corpus, args.texts)
+        return
     dev = load_corpus(DEV_PATH)
     test = load_corpus(TEST_PATH) if TEST_PATH.exists() else []
 

@@ -528,10 +528,6 @@ def _context_automaton():
 _last_cues: list = [None, None]
 
 
-def _is_ascii_word(char: str) -> bool:
-    return char.isascii() and (char.isalnum() or char == "_")
-
-
 def context_cues(text: str) -> ContextCues:
     """The context cues of `text`, kept for the text being analysed (the phrase rules'
     self-preference check and the directive pass ask about the same folded text)."""
@@ -541,37 +537,56 @@ def context_cues(text: str) -> ContextCues:
 
 
 class ContextCues:
-    """Where each context family occurs in one text, found range by range on demand: most
-    texts only need the few sentences that hold an action."""
+    """Where each context family occurs in one text, scanned range by range on demand:
+    most texts only need the few sentences that hold an action."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.padded = " " + text  # so the space-keyed short words match at the start too
-        self.ranges: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
+        self.covered: list[tuple[int, int]] = []
+        self.found: dict[str, list[tuple[int, int]]] = {name: [] for name in _CONTEXT_PHRASES}
 
-    def _scan(self, low: int, high: int) -> dict[str, tuple[int, int]]:
-        """The first span of each family starting in [low, high)."""
+    def cover(self, low: int, high: int) -> None:
+        """Find the cues starting in [low, high), unless an earlier scan covered it."""
+        low, high = max(0, low), min(len(self.text), high)
+        if low >= high or any(start <= low and high <= end for start, end in self.covered):
+            return
         text, length = self.text, len(self.text)
-        first: dict[str, tuple[int, int]] = {}
+        known = {name: set(spans) for name, spans in self.found.items()}
         for last, (size, skip, names) in _context_automaton().iter(self.padded, low, high + 1):
             start, end = last - size + skip, last  # offsets in `text`
             if start < low:
                 continue
-            if (
-                not skip
-                and start
-                and _is_ascii_word(text[start - 1])
-                and _is_ascii_word(text[start])
-            ):
-                continue
-            if end < length and _is_ascii_word(text[end]) and _is_ascii_word(text[end - 1]):
-                continue
+            if not skip and start:
+                before, first = text[start - 1], text[start]
+                if before.isascii() and before.isalnum() and first.isascii() and first.isalnum():
+                    continue
+            if end < length:
+                after, final = text[end], text[end - 1]
+                if after.isascii() and after.isalnum() and final.isascii() and final.isalnum():
+                    continue
             if not self._acceptable(text, start, end):
                 continue
             for name in names:
-                if name not in first or start < first[name][0]:
-                    first[name] = (start, end)
-        return first
+                if (start, end) not in known[name]:
+                    known[name].add((start, end))
+                    self.found[name].append((start, end))
+        for spans in self.found.values():
+            spans.sort()
+        self.covered.append((low, high))
+
+    def first(self, name: str, low: int, high: int) -> tuple[int, int] | None:
+        """The first span of family `name` starting in [low, high)."""
+        self.cover(low, high)
+        spans = self.found[name]
+        index = bisect.bisect_left(spans, (max(0, low), -1))
+        if index < len(spans) and spans[index][0] < high:
+            return spans[index]
+        return None
+
+    def any(self, name: str) -> tuple[int, int] | None:
+        """The first span of family `name` anywhere in the text."""
+        return self.first(name, 0, len(self.text))
 
     @staticmethod
     def _acceptable(text: str, start: int, end: int) -> bool:
@@ -584,18 +599,6 @@ class ContextCues:
         if word == "i":  # "i.gif", "i-phone"
             return text[end : end + 1] not in (".", "/", "-")
         return True
-
-    def first(self, name: str, low: int, high: int) -> tuple[int, int] | None:
-        """The first span of family `name` starting in [low, high)."""
-        low, high = max(0, low), min(len(self.text), high)
-        found = self.ranges.get((low, high))
-        if found is None:
-            found = self.ranges[(low, high)] = self._scan(low, high)
-        return found.get(name)
-
-    def any(self, name: str) -> tuple[int, int] | None:
-        """The first span of family `name` anywhere in the text."""
-        return self.first(name, 0, len(self.text))
 
 
 class Screened:
@@ -867,6 +870,15 @@ def _analyse_once(
     if not (matched or templates or pinyin or hidden):
         return _planted_fact(text, hits)
     cues = context_cues(text)
+    starts = _sentences(text)
+
+    def sentence_range(sentence: int, reach: int) -> tuple[int, int]:
+        end = starts[sentence + 1] if sentence + 1 < len(starts) else len(text)
+        return starts[max(0, sentence - reach)], end
+
+    # One scan over the sentences with an action and the two before each, up front.
+    for sentence in sorted({bisect.bisect_right(starts, span[0]) - 1 for _, span in matched}):
+        cues.cover(*sentence_range(sentence, 2))
     actions = []
     for cue, span in matched:
         if cue.reason in _NEGATABLE and (
@@ -875,12 +887,6 @@ def _analyse_once(
         ):
             continue
         actions.append((cue.reason, cue.weight, span))
-    starts = _sentences(text)
-
-    def sentence_range(sentence: int, reach: int) -> tuple[int, int]:
-        end = starts[sentence + 1] if sentence + 1 < len(starts) else len(text)
-        return starts[max(0, sentence - reach)], end
-
     # Distinct actions of one sentence combine (send + private data + destination); the
     # sentence's context cues then raise the combined weight. Context is searched only
     # in the sentences that hold an action (and the one or two before them).
