@@ -222,9 +222,10 @@ def busy_writer(
 
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
-    from apps.memory.models import MemoryItem, Tenant
+    from apps.memory.models import MemoryItem
     from apps.memory.services import remember
     from apps.quarantine.behaviour import needed_for_usual
+    from apps.tenancy.models import Tenant
 
     call_command("migrate", verbosity=0)
     # A fresh tenant per run: earlier runs' rows stay out of this writer's activity.
