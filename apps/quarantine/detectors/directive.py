@@ -747,16 +747,18 @@ _NOT_A_PREFERENCE = _ALWAYS_MATTERS | frozenset(_NOT_A_PREFERENCE_EXTRA)
 def is_self_preference(text: str) -> bool:
     """The writer speaks about themselves ("remember this permanently: I'm allergic…",
     "from now on reply to me in Chinese") and about nobody and nothing else that matters."""
-    cues = context_cues(text)
-    if not cues.any("self") or cues.any("audience") or cues.any("authority"):
-        return False
+    # Cheapest test first: a value, then the actions (cached for the directive pass),
+    # then the context families, which need a scan of the whole text.
     if _VALUE.search(text):
         return False
-    return not any(
+    if any(
         _action_spans(cue, text, starts)
         for cue, starts in _present_actions(text).items()
         if cue.reason in _NOT_A_PREFERENCE
-    )
+    ):
+        return False
+    cues = context_cues(text)
+    return bool(cues.any("self")) and not (cues.any("audience") or cues.any("authority"))
 
 
 @cache
