@@ -222,6 +222,7 @@ def busy_writer(
 
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
+    from apps.memory.api.serializers import new_memory_from_request
     from apps.memory.models import MemoryItem
     from apps.memory.services import remember
     from apps.quarantine.behaviour import needed_for_usual
@@ -238,18 +239,17 @@ def busy_writer(
     subjects = ["window seats", "green tea", "metric units", "dark mode", "morning meetings"]
 
     def warm_write(n: int) -> None:
-        remember(
-            actor=key.user,
-            payload={
-                "tenant": tenant.slug,
-                "scope": f"user:u_{n % scopes:05d}",
-                "memory_type": "semantic",
-                "content": {"text": f"User {n} prefers {rng.choice(subjects)} ({n})."},
-                "source": "support-bot@3",
-                "source_kind": "explicit_statement",
-            },
-            api_key_prefix=key.prefix,
-        )
+        body = {
+            "tenant": tenant.slug,
+            "scope": f"user:u_{n % scopes:05d}",
+            "memory_type": "semantic",
+            "content": {"text": f"User {n} prefers {rng.choice(subjects)} ({n})."},
+            "source": "support-bot@3",
+            "source_kind": "explicit_statement",
+        }
+        # As the API does it: the request builder, then the gate.
+        new = new_memory_from_request(body, actor=key.user, api_key_prefix=key.prefix)
+        remember(new=new, actor=key.user)
 
     for n in range(recent):
         warm_write(n)
@@ -316,6 +316,11 @@ def main() -> None:
     parser.add_argument("--texts", type=int, default=3000, help="texts per throughput run")
     parser.add_argument("--no-throughput", action="store_true")
     parser.add_argument("--throughput-only", action="store_true", help="skip the quality sets")
+    parser.add_argument(
+        "--sets",
+        default="corpus,dev,test",
+        help="comma-separated quality sets to measure (corpus, dev, test)",
+    )
     parser.add_argument("--api", action="store_true", help="also post dev and test via the API")
     parser.add_argument("--scopes", type=int, default=400, help="scopes of the busy writer")
     parser.add_argument("--recent", type=int, default=600, help="warm-up writes, last minutes")
@@ -332,22 +337,28 @@ def main() -> None:
         print_throughput(corpus, args.texts)
         return
     dev = load_corpus(DEV_PATH)
-    test = load_corpus(TEST_PATH) if TEST_PATH.exists() else []
+    sets = set(args.sets.split(","))
+    dev = dev if "dev" in sets else []
+    test = load_corpus(TEST_PATH) if TEST_PATH.exists() and "test" in sets else []
 
-    tally, wrong = detectors_alone(corpus)
-    report("corpus (injection_corpus.jsonl; tuned on) — detectors alone", tally, prefix="detector")
-    if args.verbose:
-        print_wrong(wrong)
-    tally, wrong = detectors_alone(dev)
-    report("dev (detectors_dev/dev.jsonl; tuned on) — detectors alone", tally, prefix="dev")
-    if args.verbose:
-        print_wrong(wrong)
+    if "corpus" in sets:
+        tally, wrong = detectors_alone(corpus)
+        report(
+            "corpus (injection_corpus.jsonl; tuned on) — detectors alone", tally, prefix="detector"
+        )
+        if args.verbose:
+            print_wrong(wrong)
+    if dev:
+        tally, wrong = detectors_alone(dev)
+        report("dev (detectors_dev/dev.jsonl; tuned on) — detectors alone", tally, prefix="dev")
+        if args.verbose:
+            print_wrong(wrong)
     if test:
         tally, _ = detectors_alone(test)  # aggregate figures only: the texts stay unseen
         report(
             "TEST (detectors_heldout/test.jsonl; held out) — detectors alone", tally, prefix="test"
         )
-    else:
+    elif "test" in sets:
         print(f"\n(held-out test set absent: {TEST_PATH.relative_to(ROOT)})")
 
     if args.api:
