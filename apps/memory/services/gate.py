@@ -149,6 +149,7 @@ def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, An
         "last_access_at": memory.last_access_at,
         "sensitive": memory.sensitive,
         "sealed_content": memory.sealed_content,
+        "flags": list(memory.flags),
         "status": status,
     }
 
@@ -186,6 +187,7 @@ def screen_content(*, item: MemoryItem, content: dict, changes: dict, actor: Act
     changes["content"] = memory.content
     changes["sensitive"] = memory.sensitive
     changes["sealed_content"] = memory.sealed_content
+    changes["flags"] = list(memory.flags)  # new content, judged afresh
     for derived in ("text", "content_hash"):  # else update_item derives them from content
         if getattr(memory, derived):
             changes[derived] = getattr(memory, derived)
