@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "apps.memory",
     "apps.quarantine",
     "apps.conflicts",
+    "apps.privacy",
     "apps.reports",
 ]
 
@@ -301,6 +302,7 @@ MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
 # The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.
 MEMORY_CONSOLE_GATE_STAGES = [
     "apps.memory.gate.stages.ValidateStage",
+    "apps.privacy.gate.DenylistStage",
     "apps.memory.gate.sensitive.SensitiveDataStage",
     "apps.quarantine.gate.InjectionStage",
     "apps.memory.gate.stages.DedupeStage",

@@ -201,6 +201,10 @@ def remember(*, actor: Any, payload: dict, api_key_prefix: str = "") -> Remember
                 tenant=draft.tenant,
                 data={"kinds": draft.notes.get("sensitive_kinds", []), "api_key": api_key_prefix},
             )
+        # A stage's own record of its refusal (e.g. a denylisted subject), kept likewise.
+        follow_up = getattr(refusal, "after_rollback", None)
+        if follow_up is not None:
+            follow_up(actor=actor)
         raise
 
 

@@ -13,12 +13,17 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from apps.core.errors import ServiceError
 from apps.memory.api.limits import RequestTooLarge, error_body
 from apps.memory.gate import GateRejected
 from apps.memory.services import StaleVersion
 
 # GateRejected codes that are not plain bad input.
-_GATE_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "too_large": 413}
+_GATE_STATUS = {
+    "not_found": status.HTTP_404_NOT_FOUND,
+    "too_large": 413,
+    "subject_erased": status.HTTP_409_CONFLICT,
+}
 
 
 def _flatten(detail: Any) -> Any:
@@ -52,6 +57,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, GateRejected):
         code = _GATE_STATUS.get(exc.code, status.HTTP_400_BAD_REQUEST)
         return Response(error_body(exc.code, exc.message, exc.fields), status=code)
+    if isinstance(exc, ServiceError):
+        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
     if isinstance(exc, StaleVersion):
         body = error_body("version_conflict", str(exc), {"version": [str(exc)]})
         body["error"]["current_version"] = exc.current_version
