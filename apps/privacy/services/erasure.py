@@ -236,7 +236,7 @@ def execute_erasure(
 def _complete(*, request_id: int, target: ErasureTarget) -> DeletionRequest:
     with audited_change():
         request = (
-            DeletionRequest.objects.select_for_update()
+            DeletionRequest.objects.select_for_update(of=("self",))
             .select_related("tenant", "verified_by", "approved_by", "executed_by")
             .get(pk=request_id)
         )
