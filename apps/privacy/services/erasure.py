@@ -139,7 +139,7 @@ def _residue_choice(request: DeletionRequest, residue_ids, reason: str) -> list[
         message = f"At most {MAX_RESIDUE_IDS} residue items per request."
         raise PrivacyError(message, fields={"residue_ids": [message]})
     if chosen and not reason.strip():
-        message = "Say why these residue items join the erasure."
+        message = "Give the reason these residue items join the erasure."
         raise PrivacyError(message, fields={"residue_reason": [message]})
     found = MemoryItem.objects.filter(tenant_id=request.tenant_id, pk__in=chosen).count()
     if found != len(chosen):
