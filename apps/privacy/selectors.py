@@ -1,9 +1,9 @@
 """Permission-aware reads of deletion requests and the denylist, and the denylist check
 the remember gate (and snapshot restore) consult."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
@@ -75,6 +75,46 @@ def filter_by_sla(queryset: QuerySet[DeletionRequest], sla: str) -> QuerySet[Del
     if sla == "open":
         return queryset.filter(status__in=OPEN_STATUSES)
     return queryset
+
+
+# Steps an officer may take from each status (the request page shows only these).
+_STEPS = {
+    RequestStatus.RECEIVED: ("verify", "hold", "reject"),
+    RequestStatus.VERIFIED: ("approve", "hold", "reject"),
+    RequestStatus.APPROVED: ("execute", "hold", "reject"),
+    RequestStatus.ON_HOLD: ("release-hold", "reject"),
+    RequestStatus.EXECUTING: ("execute",),  # resume a run that stopped
+}
+
+
+def available_steps(request: DeletionRequest, user) -> tuple[str, ...]:
+    """The steps this user may take on the request now (four eyes: no self-approval)."""
+    steps = _STEPS.get(request.status, ())
+    if "approve" in steps and user.pk in {request.created_by_id, request.verified_by_id}:
+        steps = tuple(step for step in steps if step != "approve")
+    return steps
+
+
+PAGE_SIZE = 50
+
+
+def requests_page(queryset: QuerySet[DeletionRequest], *, after: str = "", size: int = PAGE_SIZE):
+    """One newest-first page (keyset on received_at, id; no COUNT) and the next cursor."""
+    if after:
+        stamp, _, last_id = after.rpartition("_")
+        try:
+            moment = datetime.fromisoformat(stamp)
+            queryset = queryset.filter(
+                Q(received_at__lt=moment) | Q(received_at=moment, id__lt=int(last_id))
+            )
+        except ValueError:
+            pass  # a mangled cursor shows the first page
+    rows = list(queryset.order_by("-received_at", "-id")[: size + 1])
+    following = ""
+    if len(rows) > size:
+        rows = rows[:size]
+        following = f"{rows[-1].received_at.isoformat()}_{rows[-1].pk}"
+    return rows, following
 
 
 def request_timeline(request: DeletionRequest) -> QuerySet[AuditEvent]:
