@@ -40,7 +40,7 @@ class CreateRequestForm(TenantChoiceMixin, forms.Form):
     identifiers = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Other identifiers the person gave (e-mail, phone, name, account ids), one a line.",
+        help_text="Other identifiers given (e-mail, phone, name, account ids), one a line.",
     )
     reason = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
