@@ -48,7 +48,7 @@ USER_GRANTS = ScopeUserObjectPermission._meta.db_table
 GROUP_GRANTS = ScopeGroupObjectPermission._meta.db_table
 
 
-def _add(counts: dict[str, int], more: dict[str, int]) -> dict[str, int]:
+def add_counts(counts: dict[str, int], more: dict[str, int]) -> dict[str, int]:
     total = dict(counts)
     for table, count in more.items():
         total[table] = total.get(table, 0) + count
@@ -225,7 +225,7 @@ def execute_erasure(
             counts = erase_batch(target, limit=batch_size)
             if not counts:
                 break
-            request.erased_counts = _add(request.erased_counts, counts)
+            request.erased_counts = add_counts(request.erased_counts, counts)
             request.save(update_fields=["erased_counts", "updated_at"])
         batches += 1
     else:
@@ -245,14 +245,14 @@ def _complete(*, request_id: int, target: ErasureTarget) -> DeletionRequest:
         subject = subject_of(request)
         counts = request.erased_counts
         while batch := erase_batch(target):  # anything written after the last batch
-            counts = _add(counts, batch)
+            counts = add_counts(counts, batch)
         added = add_to_denylist(
             tenant_id=request.tenant_id,
             subject_hash=request.subject_hash,
             scope_key_hashes=scope_key_hashes(target.scope_ids),
             request=request,
         )
-        counts = _add(counts, erase_scopes(target))
+        counts = add_counts(counts, erase_scopes(target))
         verification = verification_counts(target, subject=subject)
         if any(verification.values()):
             raise ErasureIncomplete(f"Rows remain after the erasure: {verification}.")
