@@ -70,7 +70,7 @@ def test_an_admin_lifts_an_entry_with_a_reason_and_the_subject_may_be_written_ag
     services.lift_entry(entry_id=scope_entry.pk, actor=admin_user, reason="re-registered")
     answer = api_a.post(MEMORIES, remember_body(scope="user:u_gone"), format="json")
     assert answer.status_code == 201
-    lifted = AuditEvent.objects.get(action=Action.DENYLIST_LIFTED)
+    lifted = AuditEvent.objects.get(action=Action.DENYLIST_LIFTED, target_id=str(entry.pk))
     assert lifted.actor_label == "admin" and lifted.metadata["reason_length"] == 21
     with pytest.raises(services.StepNotAllowed):
         services.lift_entry(entry_id=entry.pk, actor=admin_user, reason="again")

@@ -13,17 +13,15 @@ issues the signed receipt, all in one transaction with the audit event.
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from apps.access.models import ScopeGroupObjectPermission, ScopeUserObjectPermission
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
-from apps.conflicts.models import Conflict
-from apps.memory.models import MemoryItem, MemoryVersion, Scope
+from apps.memory.models import MemoryItem, Scope
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.services.denylist import add_to_denylist
+from apps.privacy.services.dependants import delete_dependants
 from apps.privacy.services.errors import ErasureIncomplete, PrivacyError, StepNotAllowed
 from apps.privacy.services.identifiers import scrub, search_terms, subject_of
 from apps.privacy.services.preview import (
@@ -34,18 +32,12 @@ from apps.privacy.services.preview import (
     target_of,
 )
 from apps.privacy.services.receipts import build_receipt
-from apps.quarantine.models import QuarantineEntry
 
 BATCH_SIZE = 2000
 MAX_RESIDUE_IDS = 1000
 
 ITEMS = MemoryItem._meta.db_table
-VERSIONS = MemoryVersion._meta.db_table
-QUARANTINE = QuarantineEntry._meta.db_table
-CONFLICTS = Conflict._meta.db_table
 SCOPES = Scope._meta.db_table
-USER_GRANTS = ScopeUserObjectPermission._meta.db_table
-GROUP_GRANTS = ScopeGroupObjectPermission._meta.db_table
 
 
 def add_counts(counts: dict[str, int], more: dict[str, int]) -> dict[str, int]:
@@ -83,13 +75,8 @@ def erase_batch(target: ErasureTarget, *, limit: int = BATCH_SIZE) -> dict[str, 
     item_ids = list(target.items().order_by().values_list("pk", flat=True)[:limit])
     if not item_ids:
         return {}
-    counts = {
-        QUARANTINE: QuarantineEntry.objects.filter(item_id__in=item_ids).delete()[0],
-        CONFLICTS: Conflict.objects.filter(
-            Q(existing_item_id__in=item_ids) | Q(incoming_item_id__in=item_ids)
-        ).delete()[0],
-        VERSIONS: MemoryVersion.objects.filter(item_id__in=item_ids).delete()[0],
-    }
+    # Versions, queue entries, conflicts … of these items (whichever app keeps them).
+    counts = delete_dependants(item_ids=item_ids)
     # Items elsewhere that were superseded by an erased one lose only the link.
     MemoryItem.objects.filter(superseded_by_id__in=item_ids).exclude(pk__in=item_ids).update(
         superseded_by=None
@@ -101,14 +88,7 @@ def erase_batch(target: ErasureTarget, *, limit: int = BATCH_SIZE) -> dict[str, 
 def erase_scopes(target: ErasureTarget) -> dict[str, int]:
     """The scopes themselves and what is left in them once their items are gone
     (content-free decision records, grants). Call inside a transaction."""
-    in_scopes = Q(scope_id__in=target.scope_ids)
-    granted = Q(content_object_id__in=target.scope_ids)
-    counts = {
-        QUARANTINE: QuarantineEntry.objects.filter(in_scopes).delete()[0],
-        CONFLICTS: Conflict.objects.filter(in_scopes).delete()[0],
-        USER_GRANTS: ScopeUserObjectPermission.objects.filter(granted).delete()[0],
-        GROUP_GRANTS: ScopeGroupObjectPermission.objects.filter(granted).delete()[0],
-    }
+    counts = delete_dependants(scope_ids=target.scope_ids)
     deleted = Scope.objects.filter(pk__in=target.scope_ids).delete()[1]
     counts[SCOPES] = deleted.get(Scope._meta.label, 0)
     return counts
@@ -253,6 +233,7 @@ def _complete(*, request_id: int, target: ErasureTarget) -> DeletionRequest:
             request=request,
         )
         counts = add_counts(counts, erase_scopes(target))
+        counts = {**dict.fromkeys(request.preview_counts, 0), **counts}  # every table named
         verification = verification_counts(target, subject=subject)
         if any(verification.values()):
             raise ErasureIncomplete(f"Rows remain after the erasure: {verification}.")

@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Q
 
-from apps.access.models import ScopeGroupObjectPermission, ScopeUserObjectPermission
-from apps.conflicts.models import Conflict
-from apps.memory.models import MemoryItem, MemoryVersion, Scope, ScopeKind
+from apps.memory.models import MemoryItem, Scope, ScopeKind
 from apps.privacy.models import DeletionRequest
+from apps.privacy.services.dependants import count_dependants
 from apps.privacy.services.identifiers import mask, search_terms, subject_of
-from apps.quarantine.models import QuarantineEntry
 
 RESIDUE_LIMIT = 500
 # The provenance columns the residue scan reads, in the order of its trigram index.
@@ -87,27 +85,10 @@ def target_of(request: DeletionRequest) -> ErasureTarget:
 def count_target(target: ErasureTarget) -> dict[str, int]:
     """Rows per table that hold the target's data (what the erasure will delete)."""
     items = target.items()
-    linked = Q(scope_id__in=target.scope_ids)
-    conflicts = Q(scope_id__in=target.scope_ids)
-    if target.residue_ids:
-        linked |= Q(item_id__in=target.residue_ids)
-        conflicts |= Q(existing_item_id__in=target.residue_ids)
-        conflicts |= Q(incoming_item_id__in=target.residue_ids)
-    grants = Q(content_object_id__in=target.scope_ids)
     return {
         MemoryItem._meta.db_table: items.count(),
-        MemoryVersion._meta.db_table: MemoryVersion.objects.filter(
-            item_id__in=items.values("pk")
-        ).count(),
-        QuarantineEntry._meta.db_table: QuarantineEntry.objects.filter(linked).count(),
-        Conflict._meta.db_table: Conflict.objects.filter(conflicts).count(),
-        ScopeUserObjectPermission._meta.db_table: ScopeUserObjectPermission.objects.filter(
-            grants
-        ).count(),
-        ScopeGroupObjectPermission._meta.db_table: ScopeGroupObjectPermission.objects.filter(
-            grants
-        ).count(),
-        Scope._meta.db_table: len(target.scope_ids),
+        **count_dependants(items=items.values("pk"), scope_ids=target.scope_ids),
+        Scope._meta.db_table: Scope.objects.filter(pk__in=target.scope_ids).count(),
     }
 
 
