@@ -111,6 +111,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 for tenant in tenants.values():
                     self.seed_tenant(tenant, agent.user)
+        self.seed_deletion_requests(tenants)
         self.print_summary(password or DEMO_PASSWORD, time.perf_counter() - started)
 
     # --- people and tenants -------------------------------------------------------------
@@ -273,6 +274,18 @@ class Command(BaseCommand):
                 actor=operator,
                 reason="Confirmed with the customer (demo).",
             )
+
+    def seed_deletion_requests(self, tenants: dict[str, Tenant]) -> None:
+        """Erasure requests in several states (one overdue, one on hold, one completed)."""
+        # Imported here: seed_demo spans every app (it moves to reports, which may).
+        from apps.privacy.demo import seed_deletion_requests
+
+        users = get_user_model().objects
+        seed_deletion_requests(
+            tenants=tenants,
+            officer=users.get(username="officer"),
+            officer2=users.get(username="officer2"),
+        )
 
     def print_summary(self, password: str, seconds: float) -> None:
         counts = {
