@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from django.apps import apps
+from django.db import connection
 from django.db.models import Model, Q, QuerySet
 
 from apps.memory.models import MemoryItem, Scope
@@ -61,18 +62,49 @@ def count_dependants(*, items: QuerySet | None, scope_ids: Iterable[int]) -> dic
     return counts
 
 
+def _delete_by_arrays(model: type[Model], conditions: list[tuple[str, list]]) -> int:
+    """One `DELETE … WHERE column = ANY(array)` (PostgreSQL): one bound array per column
+    instead of thousands of placeholders, which halves an erasure batch (bench_privacy)."""
+    where = " OR ".join(f'"{column}" = ANY(%s)' for column, _ in conditions)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'DELETE FROM "{model._meta.db_table}" WHERE {where}',  # noqa: S608 - model names
+            [values for _, values in conditions],
+        )
+        return cursor.rowcount
+
+
 def delete_dependants(
     *, item_ids: list | None = None, scope_ids: Iterable[int] = ()
 ) -> dict[str, int]:
-    """Delete the rows pointing at these items or scopes; rows deleted per table."""
+    """Delete the rows pointing at these items or scopes; rows deleted per table.
+
+    A table nothing else points at goes in one array-bound statement on PostgreSQL;
+    others (and SQLite) through the ORM, which follows their own dependants.
+    """
     scope_ids = list(scope_ids)
     counts: dict[str, int] = defaultdict(int)
     for model, (item_fields, scope_fields) in _links().items():
-        condition = _condition(
-            item_fields, scope_fields, items=item_ids or None, scope_ids=scope_ids
-        )
-        if condition is None:
+        fields = _field_values(model, item_fields, item_ids or [], scope_fields, scope_ids)
+        if not fields:
             continue
+        if connection.vendor == "postgresql" and not model._meta.related_objects:
+            counts[model._meta.db_table] += _delete_by_arrays(model, fields)
+            continue
+        condition = Q()
+        for column_name, values in fields:
+            condition |= Q(**{f"{_field_by_column(model, column_name)}__in": values})
         for label, deleted in model._base_manager.filter(condition).delete()[1].items():
             counts[apps.get_model(label)._meta.db_table] += deleted
     return dict(counts)
+
+
+def _field_values(model, item_fields, item_ids, scope_fields, scope_ids) -> list[tuple[str, list]]:
+    """[(column, ids)] of the model's links to the given items and scopes."""
+    pairs = [(model._meta.get_field(name).column, item_ids) for name in item_fields if item_ids]
+    pairs += [(model._meta.get_field(name).column, scope_ids) for name in scope_fields if scope_ids]
+    return pairs
+
+
+def _field_by_column(model, column: str) -> str:
+    return next(field.name for field in model._meta.concrete_fields if field.column == column)
