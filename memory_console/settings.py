@@ -235,7 +235,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apps.memory.api.limits.SizeLimitedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
-    "EXCEPTION_HANDLER": "apps.memory.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "apps.core.api.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 # Requests per API key (DRF rate syntax, e.g. "1200/min"); empty disables throttling.

@@ -3,7 +3,7 @@ services (the console's screens), so the admin is read-only here."""
 
 from django.contrib import admin
 
-from apps.memory.admin import ReadOnlyAdmin
+from apps.core.admin import ReadOnlyAdmin
 from apps.privacy.models import DeletionRequest, DenylistEntry
 
 

@@ -9,9 +9,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from apps.memory.models import Tenant
 from apps.privacy import services
 from apps.privacy.models import DeletionRequest
+from apps.tenancy.models import Tenant
 
 DEMO_REQUESTS = [
     # (tenant, subject, identifiers, days since receipt, steps)

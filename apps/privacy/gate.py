@@ -23,6 +23,7 @@ class SubjectErased(GateRejected):
 
     def __init__(self, *, tenant_id: int, scope_kind: str, api_key_prefix: str = ""):
         super().__init__(ERASED_MESSAGE, code="subject_erased")
+        self.status = 409  # GateRejected sets a per-code status; this code is a conflict
         self.tenant_id = tenant_id
         self.scope_kind = scope_kind
         self.api_key_prefix = api_key_prefix

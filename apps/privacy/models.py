@@ -40,7 +40,7 @@ class DeletionRequest(models.Model):
     # Stable across backups and installations: the erasure log and receipts name it.
     reference = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     tenant = models.ForeignKey(
-        "memory.Tenant", on_delete=models.PROTECT, related_name="deletion_requests"
+        "tenancy.Tenant", on_delete=models.PROTECT, related_name="deletion_requests"
     )
     subject_hash = models.CharField(max_length=64, db_index=True)
     subject_masked = models.CharField(max_length=64)
@@ -123,7 +123,7 @@ class DenylistEntry(models.Model):
     """An erased subject or scope key of a tenant, as a keyed hash: writes and snapshot
     restores for it are refused. Lifting keeps the row (who, when, why)."""
 
-    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="+")
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=16, choices=DenylistKind.choices)
     digest = models.CharField(max_length=64)
     request = models.ForeignKey(

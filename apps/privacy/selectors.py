@@ -9,9 +9,9 @@ from django.utils import timezone
 from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import AuditEvent
-from apps.memory.models import Tenant
 from apps.memory.selectors import tenants_visible_to
 from apps.privacy.models import OPEN_STATUSES, DeletionRequest, DenylistEntry, RequestStatus
+from apps.tenancy.models import Tenant
 
 PRIVACY_PERM = "manage_privacy"
 DUE_SOON = timedelta(days=3)

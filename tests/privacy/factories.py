@@ -1,7 +1,7 @@
 """Deletion requests in each state, made through the services the console uses."""
 
-from apps.memory.models import Tenant
 from apps.privacy import services
+from apps.tenancy.models import Tenant
 
 
 def received_request(*, tenant: Tenant, subject: str, by, identifiers=None, reason=""):

@@ -10,12 +10,13 @@ from apps.access.api_keys import create_api_key
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action, AuditEvent
 from apps.conflicts.models import Conflict
-from apps.memory.models import MemoryItem, MemoryVersion, Scope
+from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.services import remember, update_item
 from apps.privacy import services
 from apps.privacy.models import DenylistEntry, RequestStatus
 from apps.privacy.services.erasure import execute_erasure
 from apps.quarantine.models import QuarantineEntry
+from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.memory.api_helpers import remember_body
 from tests.privacy.factories import approved_request

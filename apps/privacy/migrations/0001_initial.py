@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("memory", "0006_dedupe_lock_and_twin_function"),
+        ("tenancy", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -120,7 +120,7 @@ class Migration(migrations.Migration):
                     models.ForeignKey(
                         on_delete=django.db.models.deletion.PROTECT,
                         related_name="deletion_requests",
-                        to="memory.tenant",
+                        to="tenancy.tenant",
                     ),
                 ),
                 (
@@ -182,7 +182,7 @@ class Migration(migrations.Migration):
                     models.ForeignKey(
                         on_delete=django.db.models.deletion.CASCADE,
                         related_name="+",
-                        to="memory.tenant",
+                        to="tenancy.tenant",
                     ),
                 ),
             ],

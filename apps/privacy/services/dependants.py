@@ -15,7 +15,8 @@ from django.apps import apps
 from django.db import connection
 from django.db.models import Model, Q, QuerySet
 
-from apps.memory.models import MemoryItem, Scope
+from apps.memory.models import MemoryItem
+from apps.tenancy.models import Scope
 
 
 def _pointing_at(target: type[Model]) -> dict[type[Model], list[str]]:

@@ -18,7 +18,7 @@ from django.utils import timezone
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
-from apps.memory.models import MemoryItem, Scope
+from apps.memory.models import MemoryItem
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.services.denylist import add_to_denylist
 from apps.privacy.services.dependants import delete_dependants
@@ -32,6 +32,7 @@ from apps.privacy.services.preview import (
     target_of,
 )
 from apps.privacy.services.receipts import build_receipt
+from apps.tenancy.models import Scope
 
 BATCH_SIZE = 2000
 MAX_RESIDUE_IDS = 1000

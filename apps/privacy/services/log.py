@@ -20,7 +20,6 @@ from django.utils.dateparse import parse_datetime
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
-from apps.memory.models import Scope, Tenant
 from apps.privacy.models import DeletionRequest, DenylistEntry, DenylistKind, RequestStatus
 from apps.privacy.services.denylist import add_to_denylist
 from apps.privacy.services.erasure import (
@@ -32,6 +31,7 @@ from apps.privacy.services.erasure import (
 from apps.privacy.services.errors import ErasureLogError
 from apps.privacy.services.preview import ErasureTarget, parse_memory_id
 from apps.privacy.services.receipts import sign_document, signature_is_valid
+from apps.tenancy.models import Scope, Tenant
 
 LOG_FORMAT = "memory-console-erasure-log"
 LOG_VERSION = 1

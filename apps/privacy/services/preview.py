@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Q
 
-from apps.memory.models import MemoryItem, Scope, ScopeKind
+from apps.memory.models import MemoryItem
 from apps.privacy.models import DeletionRequest
 from apps.privacy.services.dependants import count_dependants
 from apps.privacy.services.identifiers import mask, search_terms, subject_of
+from apps.tenancy.models import Scope, ScopeKind
 
 RESIDUE_LIMIT = 500
 # The provenance columns the residue scan reads, in the order of its trigram index.

@@ -19,7 +19,6 @@ from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory import crypto
-from apps.memory.models import Tenant
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.services.errors import PrivacyError, SecondApproverRequired, StepNotAllowed
 from apps.privacy.services.identifiers import (
@@ -30,6 +29,7 @@ from apps.privacy.services.identifiers import (
     mask,
     seal_identifiers,
 )
+from apps.tenancy.models import Tenant
 
 MAX_REASON_LENGTH = 2000
 
