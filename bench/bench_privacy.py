@@ -48,7 +48,20 @@ SUBJECT = "subj-bench-0001"
 IDENTIFIER = "acct-bench-777"
 BACKGROUND_SCOPES = 5000
 RESIDUE_ITEMS = 25
-WORDS = "tea coffee window aisle refund parcel invoice delivery hotel flight seat meal".split()
+WORDS = [
+    "tea",
+    "coffee",
+    "window",
+    "aisle",
+    "refund",
+    "parcel",
+    "invoice",
+    "delivery",
+    "hotel",
+    "flight",
+    "seat",
+    "meal",
+]
 ITEM_COLUMNS = (
     "id, tenant_id, scope_id, memory_type, category, key, content, text, source, source_kind, "
     "api_key_prefix, run_id, importance, half_life_days, last_access_at, access_count, "

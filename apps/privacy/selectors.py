@@ -9,7 +9,6 @@ from django.utils import timezone
 from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import AuditEvent
-from apps.memory.selectors import tenants_visible_to
 from apps.privacy.models import OPEN_STATUSES, DeletionRequest, DenylistEntry, RequestStatus
 from apps.tenancy.models import Tenant
 
@@ -149,5 +148,4 @@ __all__ = [
     "request_timeline",
     "requests_visible_to",
     "sla_state",
-    "tenants_visible_to",
 ]
