@@ -10,9 +10,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
+from apps.core.api import KeysetCursorPagination
 from apps.privacy import services
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.selectors import (
@@ -125,13 +125,10 @@ class ListQuery(serializers.Serializer):
     status = serializers.ChoiceField(choices=RequestStatus.choices, required=False)
 
 
-class RequestCursorPagination(CursorPagination):
+class RequestCursorPagination(KeysetCursorPagination):
     """Newest first; no COUNT however many requests there are."""
 
     ordering = ("-received_at", "-id")
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
 
 
 @extend_schema_view(

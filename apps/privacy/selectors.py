@@ -1,14 +1,15 @@
 """Permission-aware reads of deletion requests and the denylist, and the denylist check
 the remember gate (and snapshot restore) consult."""
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import AuditEvent
+from apps.core.pagination import KeysetPager
 from apps.privacy.models import OPEN_STATUSES, DeletionRequest, DenylistEntry, RequestStatus
 from apps.tenancy.models import Tenant
 
@@ -94,26 +95,8 @@ def available_steps(request: DeletionRequest, user) -> tuple[str, ...]:
     return steps
 
 
-PAGE_SIZE = 50
-
-
-def requests_page(queryset: QuerySet[DeletionRequest], *, after: str = "", size: int = PAGE_SIZE):
-    """One newest-first page (keyset on received_at, id; no COUNT) and the next cursor."""
-    if after:
-        stamp, _, last_id = after.rpartition("_")
-        try:
-            moment = datetime.fromisoformat(stamp)
-            queryset = queryset.filter(
-                Q(received_at__lt=moment) | Q(received_at=moment, id__lt=int(last_id))
-            )
-        except ValueError:
-            pass  # a mangled cursor shows the first page
-    rows = list(queryset.order_by("-received_at", "-id")[: size + 1])
-    following = ""
-    if len(rows) > size:
-        rows = rows[:size]
-        following = f"{rows[-1].received_at.isoformat()}_{rows[-1].pk}"
-    return rows, following
+# Newest first, keyset-paginated by the one pager (indexes dr_newest, dr_tenant_newest).
+REQUEST_PAGER = KeysetPager(("-received_at", "-id"))
 
 
 def request_timeline(request: DeletionRequest) -> QuerySet[AuditEvent]:

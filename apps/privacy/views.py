@@ -26,6 +26,7 @@ from apps.privacy.forms import (
 )
 from apps.privacy.models import DeletionRequest
 from apps.privacy.selectors import (
+    REQUEST_PAGER,
     available_steps,
     denylist_visible_to,
     filter_by_sla,
@@ -34,7 +35,6 @@ from apps.privacy.selectors import (
     may_lift_denylist,
     privacy_tenants_for,
     request_timeline,
-    requests_page,
     requests_visible_to,
     sla_state,
 )
@@ -73,13 +73,16 @@ class RequestListView(OfficerRequired, View):
             queryset = queryset.filter(status=filters["status"])
         if filters.get("sla"):
             queryset = filter_by_sla(queryset, filters["sla"])
-        rows, following = requests_page(queryset, after=request.GET.get("after", ""))
+        page = REQUEST_PAGER.page(
+            queryset, after=request.GET.get("after", ""), before=request.GET.get("before", "")
+        )
         query = request.GET.copy()
         query.pop("after", None)
+        query.pop("before", None)
         context = {
             "form": form,
-            "rows": [(row, sla_state(row)) for row in rows],
-            "next_cursor": following,
+            "page": page,
+            "rows": [(row, sla_state(row)) for row in page.rows],
             "query": query.urlencode(),
         }
         return render(request, "privacy/list.html", context)

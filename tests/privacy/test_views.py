@@ -152,3 +152,14 @@ def test_the_denylist_answers_is_this_subject_erased_and_only_an_admin_may_lift(
     client.post(reverse("privacy:lift", args=[entry.pk]), {"reason": "re-registered"})
     entry.refresh_from_db()
     assert entry.lifted_at is not None and entry.lifted_by == admin_user
+
+
+def test_the_list_pages_newest_first_without_counting(client, tenant_a, officer):
+    made = [received_request(tenant=tenant_a, subject=f"u_p{n}", by=officer) for n in range(53)]
+    client.force_login(officer)
+    first = client.get(LIST)
+    page = first.content.decode()
+    assert page.count("data-request=") == 50 and 'id="next-page"' in page
+    assert f'data-request="{made[-1].pk}"' in page
+    following = client.get(LIST, {"after": first.context["page"].next_cursor}).content.decode()
+    assert following.count("data-request=") == 3 and f'data-request="{made[0].pk}"' in following
