@@ -20,6 +20,7 @@ from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory import crypto
 from apps.privacy.models import DeletionRequest, RequestStatus
+from apps.privacy.services.erasure import close_request_secrets
 from apps.privacy.services.errors import PrivacyError, SecondApproverRequired, StepNotAllowed
 from apps.privacy.services.identifiers import (
     MAX_IDENTIFIER_LENGTH,
@@ -29,6 +30,7 @@ from apps.privacy.services.identifiers import (
     mask,
     seal_identifiers,
 )
+from apps.privacy.services.preview import table_counts
 from apps.tenancy.models import Tenant
 
 MAX_REASON_LENGTH = 2000
@@ -152,9 +154,6 @@ def approve_request(*, request_id: int, actor: Any) -> DeletionRequest:
                 "Four eyes: the approver must be an officer other than whoever created "
                 "or verified this request."
             )
-        # Imported here: preview reads memory tables; requests stays importable on its own.
-        from apps.privacy.services.preview import table_counts
-
         request.status = RequestStatus.APPROVED
         request.approved_by = actor
         request.approved_at = timezone.now()
@@ -178,9 +177,6 @@ def reject_request(*, request_id: int, actor: Any, reason: str) -> DeletionReque
             RequestStatus.ON_HOLD,
         ):
             raise _refuse(request, "reject")
-        # Imported here: closing wipes the sealed subject (shared with completion).
-        from apps.privacy.services.erasure import close_request_secrets
-
         request.status = RequestStatus.REJECTED
         request.decided_reason = reason
         request.held_from = ""
