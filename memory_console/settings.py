@@ -93,6 +93,8 @@ INSTALLED_APPS = [
     "apps.conflicts",
     "apps.privacy",
     "apps.reports",
+    # Last: wires the apps above together (memory_console/pipeline.py).
+    "memory_console.apps.PipelineConfig",
 ]
 
 MIDDLEWARE = [
@@ -255,6 +257,7 @@ SPECTACULAR_SETTINGS = {
         "MemoryTypeEnum": "apps.memory.models.MemoryType",
         "MemoryStatusEnum": "apps.memory.models.MemoryStatus",
         "SourceKindEnum": "apps.memory.models.SourceKind",
+        "DeletionRequestStatusEnum": "apps.privacy.models.RequestStatus",
     },
 }
 
@@ -299,21 +302,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # Domain knobs (per-tenant values live on Tenant; these are installation defaults).
 MEMORY_CONSOLE_ARCHIVE_THRESHOLD = 0.1
 MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
-# The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.
-MEMORY_CONSOLE_GATE_STAGES = [
-    "apps.memory.gate.stages.ValidateStage",
-    "apps.privacy.gate.DenylistStage",
-    "apps.memory.gate.sensitive.SensitiveDataStage",
-    "apps.quarantine.gate.InjectionStage",
-    "apps.memory.gate.stages.DedupeStage",
-    "apps.conflicts.gate.ConflictStage",
-]
-# Run on an item released from quarantine: the stages its held write skipped.
-MEMORY_CONSOLE_AFTER_RELEASE_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
-# Run after an edit gives an active item a new value or key (the conflict policy again).
-MEMORY_CONSOLE_AFTER_EDIT_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
-# Run when an agent forgets an item: a held one leaves the review queue for good.
-MEMORY_CONSOLE_AFTER_FORGET_HOOKS = ["apps.quarantine.services.withdraw_forgotten"]
+# The gate's stages and the hooks between apps are code: memory_console/pipeline.py.
 # Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.
 MEMORY_CONSOLE_INJECTION_DETECTORS = [
     "apps.quarantine.detectors.rules.RuleDetector",
@@ -329,13 +318,6 @@ MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = env_int("MEMORY_CONSOLE_BEHAVIOUR_BURST_
 MEMORY_CONSOLE_BEHAVIOUR_BURST_SCORE = 0.35
 MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
 MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
-# Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.
-MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {
-    "conflicts:list": "apps.conflicts.selectors.open_count_for",
-    "quarantine:queue": "apps.quarantine.selectors.pending_count_for",
-    "audit:list": "apps.audit.selectors.broken_chain_alert_for",
-}
-
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

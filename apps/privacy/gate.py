@@ -45,14 +45,14 @@ class DenylistStage:
     name = "denylist"
 
     def inspect(self, draft: Draft) -> None:
-        scope = draft.scope
+        memory, scope = draft.memory, draft.scope
         if scope is None or draft.tenant is None:
             return
-        subjects = {scope.subject, (draft.raw or {}).get("subject") or ""}
+        subjects = {scope.subject, memory.subject}
         digests = {keyed_hash(scope.key)} | {keyed_hash(s) for s in subjects if s}
         if active_denylist_digests(tenant_id=draft.tenant.pk, digests=digests):
             raise SubjectErased(
                 tenant_id=draft.tenant.pk,
                 scope_kind=scope.kind,
-                api_key_prefix=draft.api_key_prefix,
+                api_key_prefix=memory.api_key_prefix,
             )

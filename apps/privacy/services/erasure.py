@@ -12,13 +12,14 @@ issues the signed receipt, all in one transaction with the audit event.
 
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.memory.models import MemoryItem
+from apps.memory.services import delete_items
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.services.denylist import add_to_denylist
 from apps.privacy.services.dependants import delete_dependants
@@ -64,27 +65,6 @@ def scope_key_hashes(scope_ids) -> list[str]:
     return [keyed_hash(f"{kind}:{external_id}") for kind, external_id in keys]
 
 
-def _delete_items(item_ids: list) -> int:
-    """Hard-delete items whose dependants are already gone (versions, queue entries)."""
-    if connection.vendor == "postgresql":  # one bound array (see dependants)
-        with connection.cursor() as cursor:
-            cursor.execute(f"DELETE FROM {ITEMS} WHERE id = ANY(%s)", [item_ids])  # noqa: S608
-            return cursor.rowcount
-    deleted = MemoryItem.objects.filter(pk__in=item_ids).only("pk").delete()[1]
-    return deleted.get(MemoryItem._meta.label, 0)
-
-
-def _unlink_successors(item_ids: list) -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {ITEMS} SET superseded_by_id = NULL WHERE superseded_by_id = ANY(%s)",  # noqa: S608
-                [item_ids],
-            )
-        return
-    MemoryItem.objects.filter(superseded_by_id__in=item_ids).update(superseded_by=None)
-
-
 def erase_batch(target: ErasureTarget, *, limit: int = BATCH_SIZE) -> dict[str, int]:
     """Delete up to `limit` of the target's items with every row about them; {} when none
     are left. Call inside a transaction."""
@@ -93,9 +73,9 @@ def erase_batch(target: ErasureTarget, *, limit: int = BATCH_SIZE) -> dict[str, 
         return {}
     # Versions, queue entries, conflicts … of these items (whichever app keeps them).
     counts = delete_dependants(item_ids=item_ids)
-    # Items elsewhere that were superseded by an erased one lose only the link.
-    _unlink_successors(item_ids)
-    counts[ITEMS] = _delete_items(item_ids)
+    # The one hard delete of items: what is left pointing at them (successors elsewhere)
+    # keeps its row with the link cleared.
+    counts[ITEMS] = delete_items(item_ids=item_ids)
     return counts
 
 
