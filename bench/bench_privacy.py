@@ -116,12 +116,13 @@ def ensure_background(total: int, subject_items: int, list_requests: int):
     from apps.memory.models import MemoryItem, Scope, Tenant
     from apps.privacy.models import DeletionRequest
     from apps.privacy.services.requests import create_request
+    from apps.tenancy.permissions import Perm
     from tests.factories import UserFactory
 
     tenant, _ = Tenant.objects.get_or_create(slug=TENANT, defaults={"name": "Bench privacy"})
     officers = [UserFactory(username=name) for name in ("bench-officer", "bench-officer2")]
     for officer in officers:
-        if not officer.has_perm("manage_privacy", tenant):
+        if not officer.has_perm(Perm.MANAGE_PRIVACY, tenant):
             grant_role(user=officer, role=Role.COMPLIANCE_OFFICER, target=tenant, actor="bench")
     Scope.objects.bulk_create(
         [Scope(tenant=tenant, kind="user", external_id=f"u_{n:05d}", subject=f"u_{n:05d}")

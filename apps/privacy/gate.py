@@ -5,11 +5,10 @@ erasure: the write is refused with 409 `subject_erased`, and the refusal is audi
 (after the write's transaction rolled back) with no identifier in it.
 """
 
-from typing import Any
-
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.types import Actor
 from apps.memory.gate import Draft, GateRejected
 from apps.privacy.selectors import active_denylist_digests
 
@@ -28,7 +27,7 @@ class SubjectErased(GateRejected):
         self.scope_kind = scope_kind
         self.api_key_prefix = api_key_prefix
 
-    def after_rollback(self, *, actor: Any) -> None:
+    def after_rollback(self, *, actor: Actor) -> None:
         """Audit the refusal once the write's transaction is gone (so it survives it)."""
         record(
             actor=actor,

@@ -6,14 +6,15 @@ from datetime import timedelta
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
+from apps.access.selectors import filter_by_grant, grants_of, has_global_access
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import AuditEvent
 from apps.core.pagination import KeysetPager
 from apps.privacy.models import OPEN_STATUSES, DeletionRequest, DenylistEntry, RequestStatus
 from apps.tenancy.models import Tenant
+from apps.tenancy.permissions import Perm
 
-PRIVACY_PERM = "manage_privacy"
+PRIVACY_PERM = Perm.MANAGE_PRIVACY
 DUE_SOON = timedelta(days=3)
 
 
@@ -21,7 +22,7 @@ def may_handle_privacy(user) -> bool:
     """Whether the user holds the privacy permission anywhere (officers and admins)."""
     if user is None or not user.is_authenticated:
         return False
-    held = held_permissions(user)
+    held = grants_of(user).held_permissions
     return held is None or PRIVACY_PERM in held
 
 
@@ -89,7 +90,7 @@ _STEPS = {
 
 def available_steps(request: DeletionRequest, user) -> tuple[str, ...]:
     """The steps this user may take on the request now (four eyes: no self-approval)."""
-    steps = _STEPS.get(request.status, ())
+    steps = _STEPS.get(RequestStatus(request.status), ())
     if "approve" in steps and user.pk in {request.created_by_id, request.verified_by_id}:
         steps = tuple(step for step in steps if step != "approve")
     return steps

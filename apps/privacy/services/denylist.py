@@ -1,15 +1,15 @@
 """The denylist: keyed hashes of erased subjects and scope keys, per tenant (§8)."""
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 
 from apps.access.selectors import has_global_access
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.privacy.models import DeletionRequest, DenylistEntry, DenylistKind
 from apps.privacy.services.errors import PrivacyError, StepNotAllowed
+from apps.privacy.services.identifiers import person
 
 MAX_LIFT_REASON = 2000
 
@@ -50,7 +50,7 @@ def add_to_denylist(
     return len(missing)
 
 
-def lift_entry(*, entry_id: int, actor: Any, reason: str) -> DenylistEntry:
+def lift_entry(*, entry_id: int, actor: Actor, reason: str) -> DenylistEntry:
     """An admin lets a denylisted subject or scope key be written again (audited)."""
     if not has_global_access(actor):
         raise LiftNotPermitted("Only an administrator may lift a denylist entry.")
@@ -69,7 +69,7 @@ def lift_entry(*, entry_id: int, actor: Any, reason: str) -> DenylistEntry:
                 f"This entry was already lifted on {entry.lifted_at:%Y-%m-%d %H:%M} UTC."
             )
         entry.lifted_at = timezone.now()
-        entry.lifted_by = actor
+        entry.lifted_by = person(actor)
         entry.lift_reason = reason
         entry.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         record(

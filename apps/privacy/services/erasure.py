@@ -10,21 +10,20 @@ verification query per table (all must count zero), wipes the sealed subject and
 issues the signed receipt, all in one transaction with the audit event.
 """
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.memory.models import MemoryItem
 from apps.memory.services import delete_items
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.services.denylist import add_to_denylist
 from apps.privacy.services.dependants import delete_dependants
 from apps.privacy.services.errors import ErasureIncomplete, PrivacyError, StepNotAllowed
-from apps.privacy.services.identifiers import scrub, search_terms, subject_of
+from apps.privacy.services.identifiers import person, scrub, search_terms, subject_of
 from apps.privacy.services.preview import (
     ErasureTarget,
     count_target,
@@ -125,7 +124,7 @@ def _residue_choice(request: DeletionRequest, residue_ids, reason: str) -> list[
 def start_erasure(
     *,
     request_id: int,
-    actor: Any,
+    actor: Actor,
     residue_ids: list[str] | None = None,
     residue_reason: str = "",
 ) -> DeletionRequest:
@@ -140,7 +139,7 @@ def start_erasure(
             target = target_of(request)
             request.preview_counts = count_target(target)  # again, just before execution
             request.status = RequestStatus.EXECUTING
-            request.executed_by = actor if getattr(actor, "pk", None) else None
+            request.executed_by = person(actor)
             request.execution_started_at = timezone.now()
             request.save()
             # Denylisted before the first delete: no write for the subject lands meanwhile.

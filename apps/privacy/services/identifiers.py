@@ -2,6 +2,8 @@
 
 import json
 
+from django.contrib.auth.models import User
+
 from apps.audit.hashing import keyed_hash
 from apps.memory import crypto
 
@@ -55,6 +57,11 @@ def scrub(text: str, secrets: list[str]) -> str:
                 lowered = text.lower()
                 start = lowered.find(needle, start + 1)
     return text
+
+
+def person(actor) -> "User | None":
+    """The user behind an actor, for the request's who-did-it columns (None for a job)."""
+    return None if actor is None or isinstance(actor, str) else actor
 
 
 def subject_of(request) -> str:

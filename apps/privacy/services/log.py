@@ -20,6 +20,7 @@ from django.utils.dateparse import parse_datetime
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.privacy.models import DeletionRequest, DenylistEntry, DenylistKind, RequestStatus
 from apps.privacy.services.denylist import add_to_denylist
 from apps.privacy.services.erasure import (
@@ -41,7 +42,7 @@ def _iso(value) -> str | None:
     return value.isoformat(timespec="seconds") if value else None
 
 
-def build_erasure_log(*, actor: Any) -> dict[str, Any]:
+def build_erasure_log(*, actor: Actor) -> dict[str, Any]:
     """The signed log of every completed erasure and every denylist entry (audited)."""
     scope_hashes: dict[int, list[str]] = {}
     entries = []
@@ -132,7 +133,7 @@ def _scopes_by_hash(tenant: Tenant, *, subject_hash: str, scope_key_hashes: set[
     return tuple(found)
 
 
-def replay_erasure(erasure: dict[str, Any], *, actor: Any) -> ReplayOutcome:
+def replay_erasure(erasure: dict[str, Any], *, actor: Actor) -> ReplayOutcome:
     """Re-apply one logged erasure to this database (idempotent)."""
     outcome = ReplayOutcome(erasure["reference"], erasure["tenant"])
     tenant = Tenant.objects.filter(slug=erasure["tenant"]).first()
@@ -193,7 +194,7 @@ def replay_erasure(erasure: dict[str, Any], *, actor: Any) -> ReplayOutcome:
     return outcome
 
 
-def replay_lifts(document: dict[str, Any], *, actor: Any) -> int:
+def replay_lifts(document: dict[str, Any], *, actor: Actor) -> int:
     """Lifts of denylist entries recorded in the log that the restored database lacks."""
     lifted = 0
     for entry in document.get("denylist") or []:
@@ -227,7 +228,7 @@ def replay_lifts(document: dict[str, Any], *, actor: Any) -> int:
     return lifted
 
 
-def replay_erasure_log(document: Any, *, actor: Any) -> tuple[list[ReplayOutcome], int]:
+def replay_erasure_log(document: Any, *, actor: Actor) -> tuple[list[ReplayOutcome], int]:
     """Check the log, re-apply every erasure in order, then the lifts after them."""
     document = check_erasure_log(document)
     outcomes = [replay_erasure(erasure, actor=actor) for erasure in document["erasures"]]

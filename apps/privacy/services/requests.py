@@ -18,6 +18,7 @@ from django.utils import timezone
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.memory import crypto
 from apps.privacy.models import DeletionRequest, RequestStatus
 from apps.privacy.services.erasure import close_request_secrets
@@ -28,6 +29,7 @@ from apps.privacy.services.identifiers import (
     clean_identifiers,
     hash_all,
     mask,
+    person,
     seal_identifiers,
 )
 from apps.privacy.services.preview import table_counts
@@ -50,7 +52,7 @@ def due_date(*, tenant: Tenant, received_at: datetime) -> datetime:
     return add_calendar_month(received_at)
 
 
-def _audit(request: DeletionRequest, *, actor: Any, action: Action, **data: Any) -> None:
+def _audit(request: DeletionRequest, *, actor: Actor, action: Action, **data: Any) -> None:
     record(
         actor=actor,
         action=action,
@@ -85,7 +87,7 @@ def create_request(
     *,
     tenant: Tenant,
     subject: str,
-    actor: Any,
+    actor: Actor,
     identifiers: list[str] | None = None,
     reason: str = "",
     received_at: datetime | None = None,
@@ -117,7 +119,7 @@ def create_request(
             reason=(reason or "").strip(),
             received_at=received_at,
             due_at=due_date(tenant=tenant, received_at=received_at),
-            created_by=actor if getattr(actor, "pk", None) else None,
+            created_by=person(actor),
         )
         _audit(
             request,
@@ -129,33 +131,33 @@ def create_request(
     return request
 
 
-def verify_request(*, request_id: int, actor: Any) -> DeletionRequest:
+def verify_request(*, request_id: int, actor: Actor) -> DeletionRequest:
     """The officer confirmed the data subject's identity and the request's scope."""
     with audited_change():
         request = _locked(request_id)
         if request.status != RequestStatus.RECEIVED:
             raise _refuse(request, "verify")
         request.status = RequestStatus.VERIFIED
-        request.verified_by = actor
+        request.verified_by = person(actor)
         request.verified_at = timezone.now()
         request.save(update_fields=["status", "verified_by", "verified_at", "updated_at"])
         _audit(request, actor=actor, action=Action.ERASURE_VERIFIED)
     return request
 
 
-def approve_request(*, request_id: int, actor: Any) -> DeletionRequest:
+def approve_request(*, request_id: int, actor: Actor) -> DeletionRequest:
     """A second officer approves the erasure: never whoever created or verified it."""
     with audited_change():
         request = _locked(request_id)
         if request.status != RequestStatus.VERIFIED:
             raise _refuse(request, "approve")
-        if actor.pk in {request.created_by_id, request.verified_by_id}:
+        if getattr(person(actor), "pk", None) in {request.created_by_id, request.verified_by_id}:
             raise SecondApproverRequired(
                 "Four eyes: the approver must be an officer other than whoever created "
                 "or verified this request."
             )
         request.status = RequestStatus.APPROVED
-        request.approved_by = actor
+        request.approved_by = person(actor)
         request.approved_at = timezone.now()
         request.preview_counts = table_counts(request)
         request.save(
@@ -165,7 +167,7 @@ def approve_request(*, request_id: int, actor: Any) -> DeletionRequest:
     return request
 
 
-def reject_request(*, request_id: int, actor: Any, reason: str) -> DeletionRequest:
+def reject_request(*, request_id: int, actor: Actor, reason: str) -> DeletionRequest:
     """Refuse the request (with the reason given to the data subject); it closes for good."""
     reason = _required_reason(reason, what="reject a request")
     with audited_change():
@@ -186,7 +188,7 @@ def reject_request(*, request_id: int, actor: Any, reason: str) -> DeletionReque
     return request
 
 
-def hold_request(*, request_id: int, actor: Any, reason: str) -> DeletionRequest:
+def hold_request(*, request_id: int, actor: Actor, reason: str) -> DeletionRequest:
     """Put the request on legal hold: no approval or execution until it is released."""
     reason = _required_reason(reason, what="put a request on hold")
     with audited_change():
@@ -205,7 +207,7 @@ def hold_request(*, request_id: int, actor: Any, reason: str) -> DeletionRequest
     return request
 
 
-def release_hold(*, request_id: int, actor: Any, reason: str = "") -> DeletionRequest:
+def release_hold(*, request_id: int, actor: Actor, reason: str = "") -> DeletionRequest:
     """Lift the legal hold: the request returns to the step it was held at."""
     with audited_change():
         request = _locked(request_id)
