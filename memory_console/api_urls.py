@@ -7,5 +7,6 @@ urlpatterns = [
     path("", include("apps.quarantine.api_urls")),
     path("", include("apps.conflicts.api_urls")),
     path("", include("apps.audit.api_urls")),
+    path("", include("apps.privacy.api_urls")),
     path("", include("apps.reports.api_urls")),
 ]
