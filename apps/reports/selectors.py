@@ -150,7 +150,7 @@ def report_tenant_ids(user) -> QuerySet:
 def reports_visible_to(user) -> QuerySet[HealthReport]:
     """Health reports of the tenants the user may read, and the installation's reports for
     users with access to every tenant (admins)."""
-    if not user.is_authenticated:
+    if user is None or not user.is_authenticated:
         return HealthReport.objects.none()
     visible = Q(tenant_id__in=report_tenant_ids(user))
     if has_global_access(user):

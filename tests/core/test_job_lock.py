@@ -1,6 +1,7 @@
 """Two runs of a job never overlap: the job's PostgreSQL advisory lock, held for the run."""
 
 import threading
+import time
 import zlib
 
 import psycopg
@@ -73,7 +74,14 @@ def test_a_worker_killed_while_holding_the_lock_frees_it_with_its_connection(pos
     key = _signed_int32(zlib.crc32(b"job:sweep"))
     worker.execute("SELECT pg_advisory_lock(%s, %s)", [_JOB_LOCK_NAMESPACE, key])
     assert run_exclusive_job("sweep", lambda run: {"n": 1}) == {"skipped": ALREADY_RUNNING}
+    pid = worker.info.backend_pid
     worker.close()  # the process dies: PostgreSQL drops its session locks
+    with connection.cursor() as cursor:
+        for _ in range(100):  # the server notices the closed connection a moment later
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.05)
     assert run_exclusive_job("sweep", lambda run: {"n": 1}) == {"n": 1}
 
 

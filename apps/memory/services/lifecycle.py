@@ -25,14 +25,8 @@ from apps.core.errors import ServiceError
 from apps.core.types import Actor
 from apps.memory import wiring
 from apps.memory.models import MemoryItem, MemoryStatus
-from apps.memory.services import update_item
+from apps.memory.services.items import delete_items, update_item
 from apps.tenancy.models import ExpiryPolicy, Tenant
-
-
-def delete_items(*, item_ids: list[Any]) -> int:
-    """Hard-delete items with their versions (memory's one delete, once it lands there)."""
-    return MemoryItem.objects.filter(pk__in=item_ids).delete()[1].get(MemoryItem._meta.label, 0)
-
 
 DEFAULT_BATCH_SIZE = 10_000
 # The batch's audit event names each tenant's count while that stays small (4 KiB cap).
