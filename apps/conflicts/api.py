@@ -20,13 +20,20 @@ from apps.conflicts.services import (
     revert_resolution,
 )
 from apps.memory.api.limits import error_body
+from apps.memory.api.serializers import shows_content_to, withheld_representation
 from apps.memory.models import MemoryItem
 
 
 class ConflictItemSerializer(serializers.ModelSerializer):
-    """One side of a conflict, with its provenance."""
+    """One side of a conflict, with its provenance (to an agent key, `{id, status}` only
+    unless the item is active)."""
 
     id = serializers.CharField(source="public_id")
+
+    def to_representation(self, item: MemoryItem) -> dict:
+        if not shows_content_to(self.context.get("request"), item):
+            return withheld_representation(item)
+        return super().to_representation(item)
 
     class Meta:
         model = MemoryItem

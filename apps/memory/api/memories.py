@@ -30,9 +30,11 @@ from apps.memory.api.serializers import (
     MergeRequest,
     RememberRequest,
     RememberResponseSerializer,
+    shows_content_to,
+    withheld_representation,
 )
 from apps.memory.gate.stages import parse_scope_key
-from apps.memory.models import MemoryItem
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
     MergeRefused,
@@ -119,7 +121,13 @@ class MemoryCursorPagination(CursorPagination):
                 OpenApiTypes.STR,
                 enum=["working", "episodic", "semantic", "procedural"],
             ),
-            OpenApiParameter("status", OpenApiTypes.STR),
+            OpenApiParameter(
+                "status",
+                OpenApiTypes.STR,
+                enum=[choice.value for choice in MemoryStatus],
+                description="Defaults to `active`. To an agent key, items of any other "
+                "status are listed as `{id, status}` only, without content.",
+            ),
         ],
         responses={200: MemorySerializer(many=True), **_ERRORS},
     ),
@@ -208,10 +216,13 @@ class MemoryViewSet(
             actor=request.user, payload=request.data, api_key_prefix=api_key_prefix(request)
         )
         # The gate's item is the stored row, with its tenant (and, when new, its scope)
-        # loaded: no second read.
+        # loaded: no second read. What the gate held back is answered as {id, status}.
+        if shows_content_to(request, result.item):
+            body = _REMEMBER_RESPONSES[result.merged].to_representation(result.item)
+        else:
+            body = {**withheld_representation(result.item), "merged": result.merged}
         return Response(
-            _REMEMBER_RESPONSES[result.merged].to_representation(result.item),
-            status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED,
+            body, status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED
         )
 
     def partial_update(self, request, *args, **kwargs):
