@@ -77,11 +77,16 @@ class ConflictSerializer(serializers.ModelSerializer):
         ]
 
 
+# A bound on "older than" filters: a century back is already every conflict there is,
+# and larger values overflow date arithmetic.
+MAX_AGE_DAYS = 36_500
+
+
 class ConflictQuerySerializer(serializers.Serializer):
     tenant = serializers.SlugField(required=False)
     scope = serializers.CharField(required=False, max_length=220)
     key = serializers.CharField(required=False, max_length=200)
-    older_than_days = serializers.IntegerField(required=False, min_value=0)
+    older_than_days = serializers.IntegerField(required=False, min_value=0, max_value=MAX_AGE_DAYS)
     status = serializers.ChoiceField(choices=ConflictStatus.choices, default=ConflictStatus.OPEN)
 
 
@@ -123,6 +128,7 @@ class ConflictViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     serializer_class = ConflictSerializer
     pagination_class = ConflictCursorPagination
     filter_backends: list = []
+    lookup_value_regex = "[0-9]{1,18}"
 
     def get_queryset(self):
         return conflicts_visible_to(self.request.user).select_related(

@@ -74,6 +74,8 @@ class QuarantineEntryViewSet(
     serializer_class = QuarantineEntrySerializer
     pagination_class = QueueCursorPagination
     filterset_class = QuarantineEntryFilter
+    # Entry ids are integers: anything else is simply not found (never a 500).
+    lookup_value_regex = "[0-9]{1,18}"
 
     def get_queryset(self):
         entries = selectors.entries_visible_to(self.request.user).select_related("tenant", "scope")
