@@ -7,6 +7,7 @@ make test) fixed development keys are used so a bare machine needs no set-up.
 
 import base64
 import hashlib
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,6 +85,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "csp",
+    "axes",
     "apps.core",
     "apps.tenancy",
     "apps.access",
@@ -107,6 +109,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
     "apps.memory.api.limits.ApiRequestMiddleware",
+    # Last, as django-axes requires: answers a locked-out login with the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"
@@ -158,9 +162,22 @@ CACHES = {
 }
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out username or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "guardian.backends.ObjectPermissionBackend",
 ]
+# Login lockout (django-axes, on /login/ and /admin/login/): after this many failures for
+# one username (from any address) or from one address (for any username), further
+# attempts answer 429 until the cool-off has passed or an admin unlocks (admin → Access
+# attempts → "Unlock"). A success resets the count.
+AXES_FAILURE_LIMIT = env_int("MEMORY_CONSOLE_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("MEMORY_CONSOLE_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "access/locked_out.html"
+AXES_ENABLE_ADMIN = False  # apps.access.admin registers attempts with an audited unlock
+AXES_VERBOSE = False
 ANONYMOUS_USER_NAME = None  # guardian: no anonymous user row; anonymous callers see nothing
 GUARDIAN_RAISE_403 = False
 
@@ -239,6 +256,9 @@ REST_FRAMEWORK = {
 }
 # Requests per API key (DRF rate syntax, e.g. "1200/min"); empty disables throttling.
 MEMORY_CONSOLE_API_KEY_RATE = env_str("MEMORY_CONSOLE_API_KEY_RATE", "1200/min")
+# Invalid API keys accepted per client address per minute before it is answered 429
+# (0 disables the limit).
+MEMORY_CONSOLE_BAD_KEY_LIMIT = env_int("MEMORY_CONSOLE_BAD_KEY_LIMIT", 20)
 # Largest API request body accepted (413 above it); memory content has its own 64 KiB cap.
 MEMORY_CONSOLE_MAX_REQUEST_BYTES = env_int("MEMORY_CONSOLE_MAX_REQUEST_BYTES", 1024 * 1024)
 SPECTACULAR_SETTINGS = {
@@ -287,6 +307,10 @@ CELERY_BEAT_SCHEDULE = {
     "weekly-conflict-scan": {
         "task": "apps.conflicts.tasks.detect_conflicts_task",
         "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
+    },
+    "audit-denials-flush": {
+        "task": "apps.audit.tasks.flush_denials_task",
+        "schedule": 60.0,
     },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",

@@ -5,6 +5,7 @@ so the permission rows are read-only; keys are issued by `create_api_key` and ca
 be revoked here through the audited service.
 """
 
+from axes.models import AccessAttempt
 from django.contrib import admin, messages
 
 from apps.access.api_keys import revoke_api_key
@@ -16,6 +17,7 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
+from apps.access.services import unlock_logins
 from apps.memory.admin import ReadOnlyAdmin
 
 
@@ -93,3 +95,19 @@ class AgentAPIKeyAdmin(ReadOnlyAdmin):
         for prefix in prefixes:
             revoke_api_key(key_id=prefix, actor=request.user)
         self.message_user(request, f"Revoked {len(prefixes)} key(s).", messages.SUCCESS)
+
+
+@admin.register(AccessAttempt)
+class LoginAttemptAdmin(ReadOnlyAdmin):
+    """Failed-login counters kept by django-axes; "Unlock" lifts a lockout (audited)."""
+
+    list_display = ("attempt_time", "username", "ip_address", "failures_since_start", "path_info")
+    search_fields = ("username", "ip_address")
+    date_hierarchy = "attempt_time"
+    exclude = ("get_data", "post_data", "user_agent", "http_accept")
+    actions = ["unlock_selected"]
+
+    @admin.action(description="Unlock: clear the selected failed-login counters (audited)")
+    def unlock_selected(self, request, queryset) -> None:
+        lifted = unlock_logins(attempts=queryset, actor=request.user)
+        self.message_user(request, f"Unlocked {lifted} login counter(s).", messages.SUCCESS)

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class AccessConfig(AppConfig):
     name = "apps.access"
     label = "access"
+
+    def ready(self) -> None:
+        from apps.access import receivers
+
+        receivers.connect()
