@@ -1,7 +1,6 @@
 """A person at the real login page is locked out after the configured failures, and the
 right password no longer helps (issue 12 point 2), in headless Debian chromium."""
 
-import pytest
 from django.test import override_settings
 
 from apps.audit.models import Action, AuditEvent
