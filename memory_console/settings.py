@@ -284,6 +284,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
 )
+# A broker outage must not stall requests that enqueue: connect within half a second and
+# do not retry publishing (apps.memory.tasks.send_recall_accesses keeps what it could not
+# send in the database).
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 2.0}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.5
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -307,6 +313,10 @@ CELERY_BEAT_SCHEDULE = {
     "weekly-conflict-scan": {
         "task": "apps.conflicts.tasks.detect_conflicts_task",
         "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
+    },
+    "pending-recall-accesses": {
+        "task": "apps.memory.tasks.apply_pending_accesses_task",
+        "schedule": 60.0,
     },
     "audit-denials-flush": {
         "task": "apps.audit.tasks.flush_denials_task",

@@ -484,15 +484,16 @@ def rank(
 def enqueue_access_recording(
     *, hits: Sequence[RecallHit], scope: Scope, actor: Any, accessed_at: datetime
 ) -> None:
-    """Record the hits' accesses after the surrounding transaction commits, in one task."""
-    from apps.memory.tasks import record_recall_accesses_task
+    """Record the hits' accesses after the surrounding transaction commits, in one task
+    (kept in the database instead while the broker is down: send_recall_accesses)."""
+    from apps.memory.tasks import send_recall_accesses
 
     item_ids = [str(hit.item.pk) for hit in hits]
     actor_id = getattr(actor, "pk", None)
     transaction.on_commit(
-        lambda: record_recall_accesses_task.delay(
-            item_ids,
-            accessed_at.isoformat(),
+        lambda: send_recall_accesses(
+            item_ids=item_ids,
+            accessed_at=accessed_at,
             tenant_id=scope.tenant_id,
             scope_id=scope.pk,
             actor_id=actor_id,
