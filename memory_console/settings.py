@@ -368,9 +368,32 @@ MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {
     "audit:list": "apps.audit.selectors.broken_chain_alert_for",
 }
 
+# Structured logs (memory_console/logging.py): request id and actor on every line, no
+# query strings; JSON lines in production (LOG_FORMAT=json|text).
+LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_fields": {"()": "memory_console.logging.RequestFieldsFilter"},
+        "no_query_strings": {"()": "memory_console.logging.DropQueryStrings"},
+    },
+    "formatters": {
+        "json": {"()": "memory_console.logging.JsonFormatter"},
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(actor)s] %(message)s"
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT if LOG_FORMAT in ("json", "text") else "json",
+            "filters": ["request_fields", "no_query_strings"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # runserver's request lines go through the same handler (and lose query strings).
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

@@ -6,6 +6,7 @@ import uuid
 from apps.audit.context import RequestContext, reset_request_context, set_request_context
 from apps.audit.models import Action
 from apps.audit.services import denial_actor, note_denial
+from memory_console.logging import bind_request, unbind_request
 
 # A client's X-Request-ID is kept (it ends up in the audit chain) only when it looks like
 # an id: letters, digits and . _ : - up to 64 characters. Anything else is replaced.
@@ -27,6 +28,7 @@ class RequestContextMiddleware:
         token = set_request_context(
             RequestContext(ip=request.META.get("REMOTE_ADDR") or None, request_id=request_id)
         )
+        bound = bind_request(request)
         try:
             response = self.get_response(request)
             if is_denial(request, response.status_code):
@@ -38,6 +40,7 @@ class RequestContextMiddleware:
                     action=Action.ACCESS_DENIED,
                 )
         finally:
+            unbind_request(bound)
             reset_request_context(token)
         response["X-Request-ID"] = request_id
         return response
