@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "axes",
+    "django_prometheus",
     "apps.core",
     "apps.tenancy",
     "apps.access",
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -111,6 +113,7 @@ MIDDLEWARE = [
     "apps.memory.api.limits.ApiRequestMiddleware",
     # Last, as django-axes requires: answers a locked-out login with the lockout page.
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"
@@ -367,6 +370,30 @@ MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {
     "quarantine:queue": "apps.quarantine.selectors.pending_count_for",
     "audit:list": "apps.audit.selectors.broken_chain_alert_for",
 }
+
+# Prometheus metrics at /metrics (memory_console/metrics.py): off, or open only to these
+# networks (comma-separated CIDRs; the scraper's address as the app sees it).
+MEMORY_CONSOLE_METRICS_ENABLED = env_bool("MEMORY_CONSOLE_METRICS_ENABLED", True)
+MEMORY_CONSOLE_METRICS_ALLOWED_NETWORKS = env_list(
+    "MEMORY_CONSOLE_METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"]
+)
+
+# Optional error reporting: only initialised when SENTRY_DSN is set. No request bodies
+# (memory content) and no personal data are sent.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        send_default_pii=False,
+        max_request_body_size="never",
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0") or 0),
+    )
 
 # Structured logs (memory_console/logging.py): request id and actor on every line, no
 # query strings; JSON lines in production (LOG_FORMAT=json|text).

@@ -16,6 +16,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from apps.memory.api.limits import RequestTooLarge, error_body
 from apps.memory.gate import GateRejected
 from apps.memory.services import StaleVersion
+from memory_console.metrics import count_gate_outcome
 
 # GateRejected codes that are not plain bad input.
 _GATE_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "too_large": 413}
@@ -50,6 +51,7 @@ def _code_of(exc: exceptions.APIException) -> str:
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Answer every API error in the CONTRACT shape with the right status."""
     if isinstance(exc, GateRejected):
+        count_gate_outcome(f"rejected_{exc.code}")
         code = _GATE_STATUS.get(exc.code, status.HTTP_400_BAD_REQUEST)
         return Response(error_body(exc.code, exc.message, exc.fields), status=code)
     if isinstance(exc, StaleVersion):

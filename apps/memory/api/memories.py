@@ -44,6 +44,7 @@ from apps.memory.services import (
     patch_item,
     remember,
 )
+from memory_console.metrics import count_gate_outcome
 
 ErrorResponse = inline_serializer(
     name="Error",
@@ -215,6 +216,7 @@ class MemoryViewSet(
         result = remember(
             actor=request.user, payload=request.data, api_key_prefix=api_key_prefix(request)
         )
+        count_gate_outcome("merged" if result.merged else result.item.status)
         # The gate's item is the stored row, with its tenant (and, when new, its scope)
         # loaded: no second read. What the gate held back is answered as {id, status}.
         if shows_content_to(request, result.item):
