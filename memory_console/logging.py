@@ -12,6 +12,7 @@ import contextvars
 import json
 import logging
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 _current_request = contextvars.ContextVar("log_request", default=None)
@@ -53,14 +54,17 @@ class DropQueryStrings(logging.Filter):
     """Strip query strings from the request lines Django logs."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(
-                _QUERY.sub("", arg) if isinstance(arg, str) else arg
-                for arg in (record.args if isinstance(record.args, tuple) else (record.args,))
-            )
+        if isinstance(record.args, tuple):
+            record.args = tuple(_strip(arg) for arg in record.args)
+        elif isinstance(record.args, Mapping):  # "%(name)s"-style arguments
+            record.args = {key: _strip(value) for key, value in record.args.items()}
         if isinstance(record.msg, str):
             record.msg = _QUERY.sub("", record.msg)
         return True
+
+
+def _strip(value):
+    return _QUERY.sub("", value) if isinstance(value, str) else value
 
 
 class JsonFormatter(logging.Formatter):

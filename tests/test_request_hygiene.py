@@ -96,3 +96,12 @@ def test_healthz_answers_json_without_a_login(db):
     assert body["checks"]["cache"]["ok"] is True
     assert body["checks"]["audit_chain"]["verified"] is True
     assert {"broker", "jobs"} <= set(body["checks"])
+
+
+def test_mapping_style_log_arguments_survive_the_query_string_filter():
+    record = logging.LogRecord(
+        "celery", logging.INFO, __file__, 1, "Task %(name)s at %(url)s", (), None
+    )
+    record.args = {"name": "flush", "url": "/x?secret=1"}
+    DropQueryStrings().filter(record)
+    assert record.getMessage() == "Task flush at /x"

@@ -1,12 +1,17 @@
 """Request facts for the audit log, and the coalesced record of denied requests."""
 
+import logging
 import re
 import uuid
+
+from django.db import DatabaseError
 
 from apps.audit.context import RequestContext, reset_request_context, set_request_context
 from apps.audit.models import Action
 from apps.audit.services import denial_actor, note_denial
 from memory_console.logging import bind_request, unbind_request
+
+logger = logging.getLogger("memory_console.audit")
 
 # A client's X-Request-ID is kept (it ends up in the audit chain) only when it looks like
 # an id: letters, digits and . _ : - up to 64 characters. Anything else is replaced.
@@ -32,18 +37,26 @@ class RequestContextMiddleware:
         try:
             response = self.get_response(request)
             if is_denial(request, response.status_code):
-                note_denial(
-                    actor=denial_actor(
-                        user=getattr(request, "user", None), address=request.META.get("REMOTE_ADDR")
-                    ),
-                    target_kind=_target_kind(request),
-                    action=Action.ACCESS_DENIED,
-                )
+                count_denial(request)
         finally:
             unbind_request(bound)
             reset_request_context(token)
         response["X-Request-ID"] = request_id
         return response
+
+
+def count_denial(request) -> None:
+    """Count the denial for the audit log; a database hiccup must not turn it into a 500."""
+    try:
+        note_denial(
+            actor=denial_actor(
+                user=getattr(request, "user", None), address=request.META.get("REMOTE_ADDR")
+            ),
+            target_kind=_target_kind(request),
+            action=Action.ACCESS_DENIED,
+        )
+    except DatabaseError as exc:
+        logger.warning("could not count a denied request (%s)", type(exc).__name__)
 
 
 def is_denial(request, status: int) -> bool:
