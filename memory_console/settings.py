@@ -95,6 +95,8 @@ INSTALLED_APPS = [
     "apps.quarantine",
     "apps.conflicts",
     "apps.reports",
+    # Last: wires the apps above together (memory_console/pipeline.py).
+    "memory_console.apps.PipelineConfig",
 ]
 
 MIDDLEWARE = [
@@ -254,7 +256,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apps.memory.api.limits.SizeLimitedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
-    "EXCEPTION_HANDLER": "apps.memory.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "apps.core.api.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 # Requests per API key (DRF rate syntax, e.g. "1200/min"); empty disables throttling.
@@ -335,20 +337,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # Domain knobs (per-tenant values live on Tenant; these are installation defaults).
 MEMORY_CONSOLE_ARCHIVE_THRESHOLD = 0.1
 MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
-# The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.
-MEMORY_CONSOLE_GATE_STAGES = [
-    "apps.memory.gate.stages.ValidateStage",
-    "apps.memory.gate.sensitive.SensitiveDataStage",
-    "apps.quarantine.gate.InjectionStage",
-    "apps.memory.gate.stages.DedupeStage",
-    "apps.conflicts.gate.ConflictStage",
-]
-# Run on an item released from quarantine: the stages its held write skipped.
-MEMORY_CONSOLE_AFTER_RELEASE_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
-# Run after an edit gives an active item a new value or key (the conflict policy again).
-MEMORY_CONSOLE_AFTER_EDIT_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
-# Run when an agent forgets an item: a held one leaves the review queue for good.
-MEMORY_CONSOLE_AFTER_FORGET_HOOKS = ["apps.quarantine.services.withdraw_forgotten"]
+# The gate's stages and the hooks between apps are code: memory_console/pipeline.py.
 # Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.
 MEMORY_CONSOLE_INJECTION_DETECTORS = [
     "apps.quarantine.detectors.rules.RuleDetector",
@@ -364,13 +353,6 @@ MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = env_int("MEMORY_CONSOLE_BEHAVIOUR_BURST_
 MEMORY_CONSOLE_BEHAVIOUR_BURST_SCORE = 0.35
 MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
 MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
-# Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.
-MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {
-    "conflicts:list": "apps.conflicts.selectors.open_count_for",
-    "quarantine:queue": "apps.quarantine.selectors.pending_count_for",
-    "audit:list": "apps.audit.selectors.broken_chain_alert_for",
-}
-
 # Prometheus metrics at /metrics (memory_console/metrics.py): off, or open only to these
 # networks (comma-separated CIDRs; the scraper's address as the app sees it).
 MEMORY_CONSOLE_METRICS_ENABLED = env_bool("MEMORY_CONSOLE_METRICS_ENABLED", True)

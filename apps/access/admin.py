@@ -18,7 +18,7 @@ from apps.access.models import (
     TenantUserObjectPermission,
 )
 from apps.access.services import unlock_logins
-from apps.memory.admin import ReadOnlyAdmin
+from apps.core.admin import ReadOnlyAdmin
 
 
 class GrantAdmin(ReadOnlyAdmin):

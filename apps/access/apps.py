@@ -6,6 +6,9 @@ class AccessConfig(AppConfig):
     label = "access"
 
     def ready(self) -> None:
-        from apps.access import receivers
+        # Audit's viewer filters by grants without importing access (apps.tenancy.grants).
+        from apps.access import receivers, selectors
+        from apps.tenancy import grants
 
+        grants.install(selectors)
         receivers.connect()

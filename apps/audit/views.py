@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import transaction
-from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils import timezone
 from django.views import View
@@ -16,47 +15,14 @@ from apps.audit.filters import AuditEventFilter
 from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent
 from apps.audit.selectors import events_visible_to, latest_verification
 from apps.audit.services import flush_denials, record
+from apps.core.pagination import KeysetPage, KeysetPager
 
 PAGE_SIZE = 50
 CSV_CHUNK = 2000
 
 
-@dataclass(frozen=True)
-class KeysetPage:
-    """One page of events, newest first, with the sequences that continue it each way."""
-
-    events: list[AuditEvent]
-    older_than: int | None
-    newer_than: int | None
-
-
-def _int_param(request, name: str) -> int | None:
-    try:
-        return int(request.GET[name])
-    except (KeyError, ValueError):
-        return None
-
-
-def keyset_page(queryset: QuerySet[AuditEvent], *, before=None, after=None) -> KeysetPage:
-    """Page on `sequence` (no OFFSET, no COUNT): cost stays flat however long the log."""
-    if after is not None:
-        rows = list(queryset.filter(sequence__gt=after).order_by("sequence")[: PAGE_SIZE + 1])
-        more_newer = len(rows) > PAGE_SIZE
-        events = rows[:PAGE_SIZE][::-1]
-        return KeysetPage(
-            events,
-            older_than=events[-1].sequence if events else after + 1,
-            newer_than=events[0].sequence if events and more_newer else None,
-        )
-    if before is not None:
-        queryset = queryset.filter(sequence__lt=before)
-    rows = list(queryset.order_by("-sequence")[: PAGE_SIZE + 1])
-    events = rows[:PAGE_SIZE]
-    return KeysetPage(
-        events,
-        older_than=events[-1].sequence if len(rows) > PAGE_SIZE else None,
-        newer_than=(events[0].sequence if events else before - 1) if before else None,
-    )
+# Newest first by sequence (unique, indexed): flat cost however long the log.
+AUDIT_PAGES = KeysetPager(("-sequence",), size=PAGE_SIZE)
 
 
 @dataclass(frozen=True)
@@ -112,15 +78,15 @@ class AuditListView(LoginRequiredMixin, TemplateView):
         filterset = AuditEventFilter(
             request.GET, queryset=events_visible_to(request.user), request=request
         )
-        page = KeysetPage([], None, None)
+        page = KeysetPage()
         if filterset.is_valid():  # a malformed filter shows its error, not the whole log
-            page = keyset_page(
+            page = AUDIT_PAGES.page(
                 filterset.qs,
-                before=_int_param(request, "before"),
-                after=_int_param(request, "after"),
+                after=request.GET.get("after", ""),
+                before=request.GET.get("before", ""),
             )
         kinds = dict(ActorKind.choices)
-        for event in page.events:  # plain strings: template date filters cost more than the query
+        for event in page.rows:  # plain strings: template date filters cost more than the query
             event.metadata_json = json.dumps(event.metadata, sort_keys=True, ensure_ascii=False)
             event.occurred_iso = event.occurred_at.isoformat()
             event.occurred_text = event.occurred_at.strftime("%Y-%m-%d %H:%M:%S")

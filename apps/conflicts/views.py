@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 
+from apps.access.selectors import tenants_visible_to
 from apps.conflicts.forms import KEEP_NEWEST, BulkKeepNewestForm, QueueFilterForm, ResolveForm
 from apps.conflicts.models import Conflict, Resolution
 from apps.conflicts.selectors import (
@@ -23,14 +24,15 @@ from apps.conflicts.selectors import (
     queue_page,
 )
 from apps.conflicts.services import (
-    ConflictError,
     bulk_keep_newest,
     newest_resolution,
     reinstate_item,
     resolve_conflict,
     revert_resolution,
 )
-from apps.memory.selectors import items_visible_to, tenants_visible_to
+from apps.core.errors import ServiceError
+from apps.core.htmx import is_partial
+from apps.memory.selectors import items_visible_to
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -71,12 +73,15 @@ class QueueView(LoginRequiredMixin, View):
         tenants = tenants_visible_to(request.user, REVIEW_PERM).only("slug", "name")
         form = QueueFilterForm(request.GET or None, tenants=tenants)
         queryset = open_conflicts_for(request.user, **form.filters())
-        page = queue_page(queryset, after=request.GET.get("after", ""))
+        page = queue_page(
+            queryset, after=request.GET.get("after", ""), before=request.GET.get("before", "")
+        )
         query = request.GET.copy()
         query.pop("after", None)
+        query.pop("before", None)
         context = {"form": form, "page": page, "query": query.urlencode()}
         template = "conflicts/list.html"
-        if request.htmx and request.htmx.target == "conflict-rows":
+        if is_partial(request, target="conflict-rows"):
             template = "conflicts/partials/rows.html"
         return render(request, template, context)
 
@@ -115,7 +120,7 @@ class ResolveView(LoginRequiredMixin, View):
                 reason=form.cleaned_data["reason"],
                 content=form.cleaned_data.get("merged"),
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             conflict.refresh_from_db()
             return self._refused(request, conflict, form, exc.message, as_row=as_row, status=409)
         conflict.refresh_from_db()
@@ -123,7 +128,7 @@ class ResolveView(LoginRequiredMixin, View):
         if as_row:
             return render(request, "conflicts/partials/row.html", {"conflict": conflict})
         following = next_open_conflict(request.user, after=conflict)
-        if request.htmx:
+        if is_partial(request):
             response = _panel(request, following, notice=notice)
             if following is not None:
                 response["HX-Push-Url"] = reverse("conflicts:detail", args=[following.pk])
@@ -138,7 +143,7 @@ class ResolveView(LoginRequiredMixin, View):
         if as_row:
             context = {"conflict": conflict, "row_error": message}
             return render(request, "conflicts/partials/row.html", context)
-        if request.htmx:
+        if is_partial(request):
             return _panel(request, conflict, form=form, error=message)
         context = {
             "conflict": conflict,
@@ -185,7 +190,7 @@ class RevertView(LoginRequiredMixin, View):
             revert_resolution(
                 conflict_id=conflict.pk, actor=request.user, reason=request.POST.get("reason", "")
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"Resolution of conflict {conflict.pk} undone; it is open.")
@@ -201,7 +206,7 @@ class ReinstateView(LoginRequiredMixin, View):
             reinstate_item(
                 item_id=item.pk, actor=request.user, reason=request.POST.get("reason", "")
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"{item.public_id} reinstated; its successor is superseded.")

@@ -14,7 +14,7 @@ from django.db import OperationalError, transaction
 from django.utils.dateparse import parse_datetime
 
 from apps.memory.models import PendingAccess
-from apps.memory.recall import record_recall_accesses
+from apps.memory.services import record_recall_accesses
 
 logger = logging.getLogger("memory_console.broker")
 

@@ -9,8 +9,6 @@ same key and value in its scope.
 
 from functools import partial
 
-from django.db import transaction
-
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
@@ -21,20 +19,19 @@ from apps.quarantine.services import TRUSTED_CORROBORATION_KINDS, corroborate, f
 
 def assess_draft(draft: Draft) -> Assessment:
     """Text detectors and behavioural signals combined, weighted by the source's trust."""
-    values = draft.values
-    content = values.get("content") or {}
-    text = values.get("text") or render_text(content)
-    source_kind = values.get("source_kind") or "explicit_statement"
+    memory = draft.memory
+    text = memory.text or render_text(memory.content or {})
+    source_kind = memory.source_kind or "explicit_statement"
     text_assessment = assess(text, source_kind=source_kind)
-    if not _signals_could_tip(text_assessment, source_kind=source_kind, key=values.get("key")):
+    if not _signals_could_tip(text_assessment, source_kind=source_kind, key=memory.key):
         return text_assessment
     signals = behaviour_findings(
-        tenant_id=getattr(draft.tenant, "pk", draft.tenant),
-        scope_id=getattr(draft.scope, "pk", draft.scope),
-        source=values.get("source", ""),
-        api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
-        key=values.get("key", ""),
-        content_hash=values.get("content_hash") or content_hash(content),
+        tenant_id=memory.tenant.pk,
+        scope_id=memory.scope.pk,
+        source=memory.source,
+        api_key_prefix=memory.api_key_prefix,
+        key=memory.key,
+        content_hash=memory.content_hash or content_hash(memory.content or {}),
     )
     if not signals:
         return text_assessment
@@ -73,21 +70,19 @@ class InjectionStage:
             actor = draft.actor
             draft.on_persist(lambda item: flag_item(item=item, assessment=assessment, actor=actor))
             return
-        values = draft.values
-        if values.get("key") and values.get("source_kind") in TRUSTED_CORROBORATION_KINDS:
+        memory = draft.memory
+        if memory.key and memory.source_kind in TRUSTED_CORROBORATION_KINDS:
             # Counted once the write has committed, whatever a later stage made of it
             # (merged or held, it still confirms the value), in a transaction of its own:
             # releasing an entry queues for the audit chain's lock, which this write's
             # transaction must not wait for while it holds its dedupe lock.
-            transaction.on_commit(
+            draft.on_commit(
                 partial(
                     corroborate,
-                    scope_id=getattr(draft.scope, "pk", draft.scope),
-                    key=values["key"],
-                    content_hash=values.get("content_hash")
-                    or content_hash(values.get("content") or {}),
-                    source=values.get("source", ""),
-                    api_key_prefix=values.get("api_key_prefix") or draft.api_key_prefix,
-                ),
-                robust=True,
+                    scope_id=memory.scope.pk,
+                    key=memory.key,
+                    content_hash=memory.content_hash or content_hash(memory.content or {}),
+                    source=memory.source,
+                    api_key_prefix=memory.api_key_prefix,
+                )
             )

@@ -20,8 +20,10 @@ from apps.access.services import grant_role, revoke_role
 from apps.audit.models import Action, AuditEvent
 from apps.audit.services import create_checkpoint, flush_denials, verify_chain
 from apps.memory import services as memory
-from apps.memory.models import MemoryItem, MemoryType, Scope
+from apps.memory.models import MemoryItem, MemoryType
+from apps.tenancy.models import Scope
 from tests.factories import ScopeFactory, UserFactory
+from tests.remembering import remember
 
 MARKER = "zqxmarkerzqx"  # not hex, so no hash can contain it by chance
 
@@ -44,7 +46,7 @@ class World:
             "source": "langgraph@0.2",
             **extra,
         }
-        return memory.remember(actor=self.writer, payload=payload, api_key_prefix="abc123")
+        return remember(actor=self.writer, payload=payload, api_key_prefix="abc123")
 
 
 def grant_and_revoke(world: World) -> None:

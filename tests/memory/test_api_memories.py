@@ -9,9 +9,9 @@ from django.test import override_settings
 from django.urls import reverse
 
 from apps.audit.models import Action, AuditEvent
-from apps.memory.api.limits import RequestTooLarge, SizeLimitedJSONParser
+from apps.core.errors import RequestTooLarge
+from apps.memory.api.limits import SizeLimitedJSONParser
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
-from apps.memory.services import remember
 from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
     agent_a_key,
     agent_b_key,
@@ -19,6 +19,7 @@ from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
     api_b,
     remember_body,
 )
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 

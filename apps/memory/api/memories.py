@@ -18,10 +18,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from apps.access.models import AgentAPIKey
+from apps.core.api import KeysetCursorPagination
 from apps.memory.api.serializers import (
     FeedbackRequest,
     MemoryListQuery,
@@ -30,20 +30,21 @@ from apps.memory.api.serializers import (
     MergeRequest,
     RememberRequest,
     RememberResponseSerializer,
+    new_memory_from_request,
     shows_content_to,
     withheld_representation,
 )
-from apps.memory.gate.stages import parse_scope_key
+from apps.memory.gate import GateRejected
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
-    MergeRefused,
     forget_item,
     give_feedback,
     merge_items,
     patch_item,
     remember,
 )
+from apps.tenancy.keys import parse_scope_key
 from memory_console.metrics import count_gate_outcome
 
 ErrorResponse = inline_serializer(
@@ -102,13 +103,10 @@ def api_key_prefix(request) -> str:
     return request.auth.prefix if isinstance(request.auth, AgentAPIKey) else ""
 
 
-class MemoryCursorPagination(CursorPagination):
+class MemoryCursorPagination(KeysetCursorPagination):
     """Newest first; cursors stay cheap however large the table grows."""
 
     ordering = ("-created_at", "-id")
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
 
 
 @extend_schema_view(
@@ -213,9 +211,14 @@ class MemoryViewSet(
         return Response(self.get_serializer(item).data, headers={"ETag": f'"{item.version}"'})
 
     def create(self, request, *args, **kwargs):
-        result = remember(
-            actor=request.user, payload=request.data, api_key_prefix=api_key_prefix(request)
-        )
+        try:
+            new = new_memory_from_request(
+                request.data, actor=request.user, api_key_prefix=api_key_prefix(request)
+            )
+            result = remember(new=new, actor=request.user)
+        except GateRejected as refused:
+            count_gate_outcome(f"rejected_{refused.code}")
+            raise
         count_gate_outcome("merged" if result.merged else result.item.status)
         # The gate's item is the stored row, with its tenant (and, when new, its scope)
         # loaded: no second read. What the gate held back is answered as {id, status}.
@@ -288,11 +291,8 @@ class MemoryViewSet(
         visible = set(self.get_queryset().filter(pk__in=ids).values_list("pk", flat=True))
         if visible != set(ids):
             raise exceptions.NotFound()
-        try:
-            merged = merge_items(
-                item_ids=ids, actor=request.user, content=body.validated_data.get("content")
-            )
-        except MergeRefused as exc:
-            raise serializers.ValidationError({"ids": [exc.message]}) from exc
+        merged = merge_items(
+            item_ids=ids, actor=request.user, content=body.validated_data.get("content")
+        )
         merged = MemoryItem.objects.select_related("tenant", "scope").get(pk=merged.pk)
         return Response(self.get_serializer(merged).data)

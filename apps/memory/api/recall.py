@@ -11,16 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.serializers import FiniteFloatField, NoNulCharField
 from apps.memory.api.memories import ErrorResponse
-from apps.memory.api.serializers import MemorySerializer
-from apps.memory.gate.stages import (
-    MAX_EMBEDDING_DIMENSIONS,
-    FiniteFloatField,
-    NoNulCharField,
-    parse_scope_key,
-)
+from apps.memory.api.serializers import MAX_EMBEDDING_DIMENSIONS, MemorySerializer
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
+from apps.tenancy.keys import parse_scope_key
 
 MAX_QUERY_CHARS = 2000
 

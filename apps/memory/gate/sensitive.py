@@ -17,8 +17,8 @@ from apps.audit.hashing import keyed_hash
 from apps.memory import crypto
 from apps.memory.content import content_hash, normalise_for_hash, render_text
 from apps.memory.gate import Draft, GateRejected
-from apps.memory.models import SensitivePolicy
 from apps.memory.sensitive import find_sensitive, redact, secret_field_kind
+from apps.tenancy.models import SensitivePolicy
 
 
 def redact_json(value: Any, kinds: set[str]) -> Any:
@@ -73,7 +73,7 @@ def screen_identifiers(draft: Draft, policy: str) -> None:
             )
             raise GateRejected(message, code="sensitive_identifier", fields={"scope": [message]})
     for name in SCREENED_FIELDS:
-        value = draft.values.get(name)
+        value = getattr(draft.memory, name, "")
         if not isinstance(value, str) or not value:
             continue
         findings = find_sensitive(value)
@@ -83,7 +83,7 @@ def screen_identifiers(draft: Draft, policy: str) -> None:
         if policy == SensitivePolicy.REJECT:
             message = f"The {name} contains sensitive data: " + ", ".join(kinds) + "."
             raise GateRejected(message, code="sensitive_data", fields={name: [message]})
-        draft.values[name] = redact(value, findings)[:_SCREENED_FIELD_MAX]
+        setattr(draft.memory, name, redact(value, findings)[:_SCREENED_FIELD_MAX])
         draft.notes.setdefault("sensitive_fields", []).append(name)
 
 
@@ -93,9 +93,10 @@ class SensitiveDataStage:
     def inspect(self, draft: Draft) -> None:
         """Detect secrets and identifiers in the content and in the key, source, run id
         and scope id; redact, seal or reject per policy."""
-        policy = getattr(draft.tenant, "sensitive_policy", SensitivePolicy.REDACT)
+        memory = draft.memory
+        policy = getattr(memory.tenant, "sensitive_policy", SensitivePolicy.REDACT)
         screen_identifiers(draft, policy)
-        content = draft.values.get("content")
+        content = memory.content
         if not isinstance(content, dict):
             return
         found: set[str] = set()
@@ -107,14 +108,13 @@ class SensitiveDataStage:
         if policy == SensitivePolicy.REJECT:
             message = "The memory contains sensitive data: " + ", ".join(kinds) + "."
             raise GateRejected(message, code="sensitive_data", fields={"content": [message]})
-        values = draft.values
-        values["sensitive"] = True
+        memory.sensitive = True
         if policy == SensitivePolicy.ENCRYPT:
-            values["sealed_content"] = crypto.seal_content(content)
-            values["content"] = sealed_placeholder(kinds)
-            values["text"] = render_text(redacted)
-            values["content_hash"] = keyed_hash(normalise_for_hash(render_text(content)))
+            memory.sealed_content = crypto.seal_content(content)
+            memory.content = sealed_placeholder(kinds)
+            memory.text = render_text(redacted)
+            memory.content_hash = keyed_hash(normalise_for_hash(render_text(content)))
             return
-        values["content"] = redacted
-        values["text"] = render_text(redacted)
-        values["content_hash"] = content_hash(redacted)
+        memory.content = redacted
+        memory.text = render_text(redacted)
+        memory.content_hash = content_hash(redacted)

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("memory", "0006_dedupe_lock_and_twin_function"),
+        ("memory", "0007_tenant_scope_moved_to_tenancy"),
     ]
 
     operations = [
