@@ -4,7 +4,8 @@ content (issue 12 point 5): refused or redacted per tenant policy, with a clear 
 
 import pytest
 
-from apps.memory.models import MemoryItem, Scope, SensitivePolicy
+from apps.memory.models import MemoryItem
+from apps.tenancy.models import Scope, SensitivePolicy
 from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
 
 pytestmark = pytest.mark.django_db
