@@ -2,10 +2,11 @@
 string or memory content.
 
 `RequestFieldsFilter` adds `request_id` and `actor` (``user:<pk>`` or ``anonymous``) from
-the audit request context; `DropQueryStrings` strips ``?…`` from the request lines that
-Django's development server and request loggers print (query strings carry scope ids and
-search text); `JsonFormatter` writes one JSON object per line (LOG_FORMAT=json, the
-default in production).
+the request bound by apps.audit.middleware (plumbing: this module imports no app);
+`DropQueryStrings` strips ``?…`` from the request lines that Django's development server
+and request loggers print (query strings carry scope ids and search text);
+`JsonFormatter` writes one JSON object per line (LOG_FORMAT=json, the default in
+production).
 """
 
 import contextvars
@@ -43,10 +44,9 @@ class RequestFieldsFilter(logging.Filter):
     """Add `request_id` and `actor` to every record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from apps.audit.context import current_request_context
-
-        record.request_id = current_request_context().request_id or "-"
-        record.actor = _actor_of(_current_request.get())
+        request = _current_request.get()
+        record.request_id = getattr(request, "request_id", None) or "-"
+        record.actor = _actor_of(request)
         return True
 
 

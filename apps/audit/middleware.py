@@ -33,6 +33,7 @@ class RequestContextMiddleware:
         token = set_request_context(
             RequestContext(ip=request.META.get("REMOTE_ADDR") or None, request_id=request_id)
         )
+        request.request_id = request_id
         bound = bind_request(request)
         try:
             response = self.get_response(request)

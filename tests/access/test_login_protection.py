@@ -112,12 +112,15 @@ def test_failed_logins_reach_the_chain_as_one_counted_event_per_address_and_minu
         try_login(client, "officer2", "wrong")
     try_login(client, "nobody", "wrong", address="203.0.113.50")
     assert events(Action.AUTH_LOGIN_FAILED) == []  # counted, not yet on the chain
-    assert flush_after_the_minute() == 2
-    by_address = {e.metadata["address_hmac"]: e for e in events(Action.AUTH_LOGIN_FAILED)}
-    attacker = by_address[keyed_hash(ATTACKER)[:64]]
-    assert attacker.metadata["count"] == 4
-    assert attacker.ip is None and attacker.target_type == "auth.user"
-    assert ATTACKER not in str(attacker.metadata) and "officer2" not in str(attacker.metadata)
+    flushed = flush_after_the_minute()
+    assert 2 <= flushed <= 3  # one per address and minute (the loop may span two minutes)
+    counts: dict[str, int] = {}
+    for event in events(Action.AUTH_LOGIN_FAILED):
+        address = event.metadata["address_hmac"]
+        counts[address] = counts.get(address, 0) + event.metadata["count"]
+        assert event.ip is None and event.target_type == "auth.user"
+        assert ATTACKER not in str(event.metadata) and "officer2" not in str(event.metadata)
+    assert counts == {keyed_hash(ATTACKER): 4, keyed_hash("203.0.113.50"): 1}
     assert not DenialCounter.objects.exists()
     assert verify_chain(actor="test", full=True).ok
 
