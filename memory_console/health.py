@@ -61,9 +61,17 @@ def _audit_chain() -> dict:
 
 
 def _jobs() -> dict:
-    # TODO(JobRun): engineer "perm" adds apps.core.models.JobRun; once merged, report the
-    # last run (time, outcome, duration) of each job here.
-    return {"last_runs": "TODO: needs apps.core.models.JobRun"}
+    from apps.core.models import JobRun
+
+    last_runs = {}
+    for job in JobRun.objects.values_list("job", flat=True).distinct().order_by("job"):
+        run = JobRun.objects.filter(job=job).order_by("-started_at", "-id").first()
+        last_runs[job] = {
+            "started_at": run.started_at.isoformat(),
+            "outcome": run.outcome,
+            "duration_s": run.duration_seconds,
+        }
+    return {"last_runs": last_runs}
 
 
 @never_cache

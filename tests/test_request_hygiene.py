@@ -96,6 +96,7 @@ def test_healthz_answers_json_without_a_login(db):
     assert body["checks"]["cache"]["ok"] is True
     assert body["checks"]["audit_chain"]["verified"] is True
     assert {"broker", "jobs"} <= set(body["checks"])
+    assert isinstance(body["checks"]["jobs"]["last_runs"], dict)
 
 
 def test_mapping_style_log_arguments_survive_the_query_string_filter():

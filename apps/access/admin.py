@@ -2,11 +2,14 @@
 
 Grants are listed here but given and taken through apps.access.services (audited),
 so the permission rows are read-only; keys are issued by `create_api_key` and can
-be revoked here through the audited service.
+be revoked here through the audited service. This is the one API-key admin: the
+library's own APIKey model is unused (agents' keys are AgentAPIKey), so its admin
+section is removed rather than shown empty beside ours.
 """
 
 from axes.models import AccessAttempt
 from django.contrib import admin, messages
+from rest_framework_api_key.models import APIKey
 
 from apps.access.api_keys import revoke_api_key
 from apps.access.models import (
@@ -111,3 +114,7 @@ class LoginAttemptAdmin(ReadOnlyAdmin):
     def unlock_selected(self, request, queryset) -> None:
         lifted = unlock_logins(attempts=queryset, actor=request.user)
         self.message_user(request, f"Unlocked {lifted} login counter(s).", messages.SUCCESS)
+
+
+if admin.site.is_registered(APIKey):
+    admin.site.unregister(APIKey)

@@ -3,14 +3,14 @@
 from django.urls import NoReverseMatch, reverse
 
 from apps.access.navigation import COUNTS, SECTIONS
-from apps.access.selectors import held_permissions
+from apps.access.selectors import grants_of
 
 
 def navigation(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_sections": []}
-    held = held_permissions(user)
+    held = grants_of(user).held_permissions
     sections = []
     for label, url_name, needs in SECTIONS:
         if needs is not None and held is not None and not needs & held:

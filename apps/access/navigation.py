@@ -8,16 +8,18 @@ installs {url name: callable(user) -> int | None} here.
 
 from collections.abc import Callable, Mapping
 
-SECTIONS: list[tuple[str, str, frozenset[str] | None]] = [
+from apps.tenancy.permissions import Perm
+
+SECTIONS: list[tuple[str, str, frozenset[Perm] | None]] = [
     ("Dashboard", "dashboard", None),
-    ("Memories", "memory:list", frozenset({"view_memories"})),
-    ("Quarantine", "quarantine:queue", frozenset({"review_memories", "manage_privacy"})),
-    ("Conflicts", "conflicts:list", frozenset({"review_memories"})),
-    ("Erasure requests", "privacy:requests", frozenset({"manage_privacy"})),
-    ("Denylist", "privacy:denylist", frozenset({"manage_privacy"})),
-    ("Snapshots", "snapshots:list", frozenset({"export_snapshots"})),
-    ("Reports", "reports:list", frozenset({"view_reports"})),
-    ("Audit log", "audit:list", frozenset({"view_audit"})),
+    ("Memories", "memory:list", frozenset({Perm.VIEW_MEMORIES})),
+    ("Quarantine", "quarantine:queue", frozenset({Perm.REVIEW_MEMORIES, Perm.MANAGE_PRIVACY})),
+    ("Conflicts", "conflicts:list", frozenset({Perm.REVIEW_MEMORIES})),
+    ("Erasure requests", "privacy:requests", frozenset({Perm.MANAGE_PRIVACY})),
+    ("Denylist", "privacy:denylist", frozenset({Perm.MANAGE_PRIVACY})),
+    ("Snapshots", "snapshots:list", frozenset({Perm.EXPORT_SNAPSHOTS})),
+    ("Reports", "reports:list", frozenset({Perm.VIEW_REPORTS})),
+    ("Audit log", "audit:list", frozenset({Perm.VIEW_AUDIT})),
 ]
 
 # Filled once per process by memory_console.pipeline.install().

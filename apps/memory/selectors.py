@@ -5,23 +5,24 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
-from apps.access.selectors import filter_by_grant, has_global_access
+from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
 from apps.memory.models import MemoryItem
 from apps.tenancy.models import Scope, Tenant
+from apps.tenancy.permissions import Perm
 from memory_console.db import Parameter, PrecompiledQuery
 
 
-def scopes_visible_to(user, perm: str = "view_memories") -> QuerySet[Scope]:
+def scopes_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Scope]:
     """Scopes the user holds `perm` on, directly or through their tenant."""
     return filter_by_grant(Scope.objects.all(), user, perm, tenant_field="tenant", scope_field="pk")
 
 
-def items_visible_to(user, perm: str = "view_memories") -> QuerySet[MemoryItem]:
+def items_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[MemoryItem]:
     """Memory items in tenants or scopes the user holds `perm` on."""
     return filter_by_grant(MemoryItem.objects.all(), user, perm)
 
 
-def user_has_perm_on(user, perm: str, *, tenant: Tenant | None = None, scope=None) -> bool:
+def user_has_perm_on(user, perm: Perm, *, tenant: Tenant | None = None, scope=None) -> bool:
     """Whether the user holds `perm` on this scope (or its tenant), or on this tenant."""
     if scope is not None:
         return scopes_visible_to(user, perm).filter(pk=scope.pk).exists()
@@ -42,8 +43,8 @@ def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
     """The scope with its tenant, if the user may write there: compiled once per process
     from the one grant filter (scopes_visible_to), so the rule is unchanged."""
     user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
-    user._mc_is_admin = global_access  # has_global_access() reads this, no query
-    queryset = scopes_visible_to(user, "write_memories").filter(
+    note_admin_membership(user, global_access)  # has_global_access() asks no query
+    queryset = scopes_visible_to(user, Perm.WRITE_MEMORIES).filter(
         tenant__slug=Parameter("slug"),
         kind=Parameter("kind"),
         external_id=Parameter("external_id"),
@@ -83,7 +84,7 @@ def scope_to_write(*, actor, tenant_slug: str, kind: str, external_id: str) -> S
     tenant = filter_by_grant(
         Tenant.objects.filter(slug=tenant_slug),
         actor,
-        "write_memories",
+        Perm.WRITE_MEMORIES,
         tenant_field="pk",
         scope_field=None,
     ).first()

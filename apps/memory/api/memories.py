@@ -45,6 +45,7 @@ from apps.memory.services import (
     remember,
 )
 from apps.tenancy.keys import parse_scope_key
+from apps.tenancy.permissions import Perm
 from memory_console.metrics import count_gate_outcome
 
 ErrorResponse = inline_serializer(
@@ -174,7 +175,7 @@ class MemoryViewSet(
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
-        perm = "view_memories" if self.request.method in ("GET", "HEAD") else "write_memories"
+        perm = Perm.VIEW_MEMORIES if self.request.method in ("GET", "HEAD") else Perm.WRITE_MEMORIES
         return items_visible_to(self.request.user, perm).select_related("tenant", "scope")
 
     def get_serializer_context(self):

@@ -203,6 +203,7 @@ class MemorySerializer(serializers.ModelSerializer):
             "text",
             "source",
             "source_kind",
+            "flags",
             "run_id",
             "importance",
             "half_life_days",

@@ -48,6 +48,7 @@ from apps.memory.recall.ranking import (
 from apps.memory.selectors import scopes_visible_to
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
+from apps.tenancy.permissions import Perm
 
 __all__ = [
     "CANDIDATE_LIMIT",
@@ -86,7 +87,7 @@ def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope:
     kind, separator, external_id = (scope_key or "").partition(":")
     if not separator or not external_id:
         raise ScopeNotFound(scope_key)
-    scopes = scopes_visible_to(actor, "view_memories").select_related("tenant")
+    scopes = scopes_visible_to(actor, Perm.VIEW_MEMORIES).select_related("tenant")
     tenant_filter = {"tenant": tenant} if isinstance(tenant, Tenant) else {"tenant__slug": tenant}
     scope = scopes.filter(kind=kind, external_id=external_id, **tenant_filter).first()
     if scope is None:

@@ -2,10 +2,10 @@
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import reinforcement_updates
 from apps.tenancy.models import Tenant
@@ -17,7 +17,7 @@ def record_recall_accesses(
     accessed_at: datetime,
     tenant_id: int,
     scope_id: int,
-    actor: Any,
+    actor: Actor,
 ) -> int:
     """Reinforce every recalled item with ONE set-based UPDATE and audit the counts."""
     with audited_change():

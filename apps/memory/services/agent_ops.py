@@ -13,6 +13,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import audited_change
 from apps.core.errors import ServiceError
+from apps.core.types import Actor
 from apps.memory import wiring
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import default_half_life, penalise, reinforce
@@ -28,7 +29,7 @@ def _changes(item: MemoryItem, name: str, value: Any) -> bool:
 
 
 def patch_item(
-    *, item_id: Any, changes: dict[str, Any], actor: Any, expected_version: int
+    *, item_id: Any, changes: dict[str, Any], actor: Actor, expected_version: int
 ) -> MemoryItem:
     """Edit an item (optimistically locked); new content is screened like a new write."""
     with transaction.atomic():
@@ -69,7 +70,7 @@ def patch_item(
     return item
 
 
-def forget_item(*, item_id: Any, actor: Any) -> MemoryItem:
+def forget_item(*, item_id: Any, actor: Actor) -> MemoryItem:
     """Archive an item (soft forget): it leaves recall but is kept until retention or
     erasure removes it. Forgetting an archived or rejected item changes nothing."""
     with audited_change():
@@ -92,7 +93,7 @@ class FeedbackSignal(models.TextChoices):
     NEGATIVE = "negative", "Negative"
 
 
-def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
+def give_feedback(*, item_id: Any, signal: str, actor: Actor) -> MemoryItem:
     """Positive feedback reinforces S0 and counts as a use; negative cuts S0 sharply."""
     signal = FeedbackSignal(signal)
     with audited_change():
@@ -121,7 +122,7 @@ class MergeRefused(ServiceError):
         super().__init__(message, fields={"ids": [message]})
 
 
-def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None) -> MemoryItem:
+def merge_items(*, item_ids: list[Any], actor: Actor, content: dict | None = None) -> MemoryItem:
     """Merge active items of one scope into the newest (optionally with new content).
 
     The survivor gets the summed access counts and the highest importance; the others

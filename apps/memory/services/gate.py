@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.types import Actor
 from apps.core.validation import validate_content
 from apps.memory import wiring
 from apps.memory.gate import Draft, GateRejected, NewMemory, Stage, Twin
@@ -38,7 +39,7 @@ class RememberResult:
 def remember(
     *,
     new: NewMemory,
-    actor: Any,
+    actor: Actor,
     action: Action = Action.MEMORY_CREATED,
     stages: tuple[Stage, ...] | None = None,
 ) -> RememberResult:
@@ -84,8 +85,8 @@ def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> Remember
         stage.inspect(draft)
         if draft.twin is not None:
             break
-    for callback in draft.commit_callbacks:
-        transaction.on_commit(callback, robust=True)
+    for commit_callback in draft.commit_callbacks:
+        transaction.on_commit(commit_callback, robust=True)
     if draft.twin is not None:
         merged = _merge_into_twin(draft, draft.twin)
         return RememberResult(item=merged, status=merged.status, merged=True)
@@ -123,7 +124,7 @@ def _merge_into_twin(draft: Draft, twin: Twin) -> MemoryItem:
     )
 
 
-def item_values(memory: NewMemory, *, actor: Any, status: str) -> dict[str, Any]:
+def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, Any]:
     """The MemoryItem field values of a judged NewMemory."""
     return {
         "tenant": memory.tenant,
@@ -148,6 +149,7 @@ def item_values(memory: NewMemory, *, actor: Any, status: str) -> dict[str, Any]
         "last_access_at": memory.last_access_at,
         "sensitive": memory.sensitive,
         "sealed_content": memory.sealed_content,
+        "flags": list(memory.flags),
         "status": status,
     }
 
@@ -173,7 +175,7 @@ def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
     )
 
 
-def screen_content(*, item: MemoryItem, content: dict, changes: dict, actor: Any) -> Draft:
+def screen_content(*, item: MemoryItem, content: dict, changes: dict, actor: Actor) -> Draft:
     """Judge new content for an existing item with the content stages (sensitive data,
     injection) and fold the verdict (redacted or sealed content, held status) into
     `changes`. The returned draft's callbacks run once the edited item is saved."""
@@ -185,6 +187,7 @@ def screen_content(*, item: MemoryItem, content: dict, changes: dict, actor: Any
     changes["content"] = memory.content
     changes["sensitive"] = memory.sensitive
     changes["sealed_content"] = memory.sealed_content
+    changes["flags"] = list(memory.flags)  # new content, judged afresh
     for derived in ("text", "content_hash"):  # else update_item derives them from content
         if getattr(memory, derived):
             changes[derived] = getattr(memory, derived)

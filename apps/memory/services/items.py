@@ -15,6 +15,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.core.errors import ServiceError
+from apps.core.types import Actor
 from apps.core.validation import ensure_storable
 from apps.memory import wiring
 from apps.memory.content import content_hash, render_text
@@ -50,7 +51,9 @@ def refresh_archive_due_at(item: MemoryItem) -> None:
     )
 
 
-def version_of(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> MemoryVersion:
+def version_of(
+    *, item: MemoryItem, change: str, actor: Actor | None, reference: str = ""
+) -> MemoryVersion:
     """The history row of the item as it now stands, under its current version (unsaved)."""
     return MemoryVersion(
         item=item,
@@ -63,11 +66,13 @@ def version_of(*, item: MemoryItem, change: str, actor: Any, reference: str = ""
         superseded_by_id=item.superseded_by_id,
         change=str(change),
         reference=reference,
-        changed_by=actor if getattr(actor, "pk", None) else None,
+        changed_by=None if actor is None or isinstance(actor, str) else actor,
     )
 
 
-def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: str = "") -> None:
+def snapshot_version(
+    *, item: MemoryItem, change: str, actor: Actor | None, reference: str = ""
+) -> None:
     """Store the item as it now stands, under its current version number."""
     insert_rows(version_of(item=item, change=change, actor=actor, reference=reference))
 
@@ -75,7 +80,7 @@ def snapshot_version(*, item: MemoryItem, change: str, actor: Any, reference: st
 def create_item(
     *,
     values: dict[str, Any],
-    actor: Any,
+    actor: Actor,
     action: Action = Action.MEMORY_CREATED,
     reference: str = "",
     audit_data: dict | None = None,
@@ -108,7 +113,7 @@ def update_item(
     *,
     item_id: Any,
     changes: dict[str, Any],
-    actor: Any,
+    actor: Actor,
     action: Action,
     expected_version: int | None = None,
     reference: str = "",
@@ -154,7 +159,7 @@ def update_item(
     return item
 
 
-def rollback_to_version(*, item_id: Any, version: int, actor: Any) -> MemoryItem:
+def rollback_to_version(*, item_id: Any, version: int, actor: Actor) -> MemoryItem:
     """Restore an item's content, key, status and importance as they stood at `version`."""
     old = MemoryVersion.objects.get(item_id=item_id, version=version)
     return update_item(
@@ -175,7 +180,7 @@ def rollback_to_version(*, item_id: Any, version: int, actor: Any) -> MemoryItem
 def activate_item(
     *,
     item_id: Any,
-    actor: Any,
+    actor: Actor,
     action: Action,
     changes: dict[str, Any] | None = None,
     reference: str = "",

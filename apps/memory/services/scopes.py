@@ -1,15 +1,16 @@
 """Scope creation: a scope comes into being on its first write, audited."""
 
-from typing import Any
-
 from django.db import IntegrityError, transaction
 
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.types import Actor
 from apps.tenancy.models import Scope, ScopeKind, Tenant
 
 
-def create_scope(*, tenant: Tenant, kind: str, external_id: str, subject: str, actor: Any) -> Scope:
+def create_scope(
+    *, tenant: Tenant, kind: str, external_id: str, subject: str, actor: Actor
+) -> Scope:
     """Create the scope `kind:external_id` of the tenant (audited), or return it when a
     concurrent write created it first. A user scope's subject defaults to its user."""
     if not subject and kind == ScopeKind.USER:

@@ -2,13 +2,13 @@
 API key) since a moment, summarised, and contained in one audited action."""
 
 from datetime import datetime
-from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import delete_items, update_item
@@ -17,13 +17,14 @@ from apps.quarantine.models import EntryStatus, QuarantineEntry
 from apps.quarantine.services.claims import OPEN_STATUSES, actor_label, clean_reason
 from apps.quarantine.services.decisions import flag_item
 from apps.quarantine.services.errors import QuarantineError
+from apps.tenancy.permissions import Perm
 
 BLAST_DIMENSIONS = {"source": "source", "run": "run_id", "api_key": "api_key_prefix"}
 BLAST_MAX_ITEMS = 5000
 
 
 def blast_radius_items(
-    *, entry: QuarantineEntry, dimension: str, since: datetime, actor: Any
+    *, entry: QuarantineEntry, dimension: str, since: datetime, actor: Actor
 ) -> QuerySet[MemoryItem]:
     """Items written by the entry's source, run or API key since `since`, within the
     actor's review grant (never beyond it)."""
@@ -31,7 +32,7 @@ def blast_radius_items(
     value = getattr(entry, field)
     if not value:
         return MemoryItem.objects.none()
-    return items_visible_to(actor, "review_memories").filter(
+    return items_visible_to(actor, Perm.REVIEW_MEMORIES).filter(
         tenant_id=entry.tenant_id, created_at__gte=since, **{field: value}
     )
 
@@ -59,7 +60,7 @@ def contain_blast_radius(
     dimension: str,
     since: datetime,
     decision: str,
-    actor: Any,
+    actor: Actor,
     reason: str,
 ) -> dict:
     """Quarantine (or reject) every item in the blast radius in one audited action."""
@@ -90,7 +91,7 @@ def contain_blast_radius(
     return counts
 
 
-def _quarantine_items(*, items: QuerySet, origin: QuarantineEntry, actor: Any) -> dict:
+def _quarantine_items(*, items: QuerySet, origin: QuarantineEntry, actor: Actor) -> dict:
     active_ids = list(
         items.filter(status=MemoryStatus.ACTIVE).values_list("pk", flat=True)[:BLAST_MAX_ITEMS]
     )
@@ -114,7 +115,7 @@ def _quarantine_items(*, items: QuerySet, origin: QuarantineEntry, actor: Any) -
     return {"quarantined": len(active_ids)}
 
 
-def _reject_items(*, items: QuerySet, actor: Any, reason: str) -> dict:
+def _reject_items(*, items: QuerySet, actor: Actor, reason: str) -> dict:
     item_ids = list(items.values_list("pk", flat=True)[:BLAST_MAX_ITEMS])
     entries_closed = QuarantineEntry.objects.filter(
         item_id__in=item_ids, status__in=OPEN_STATUSES

@@ -1,13 +1,12 @@
 """What every quarantine decision shares: the reason, the one-reviewer-wins claim of an
 entry, and returning an entry's item to active use."""
 
-from typing import Any
-
 from django.utils import timezone
 from django.utils.formats import date_format
 
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.types import Actor
 from apps.memory.services import activate_item
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 from apps.quarantine.services.errors import AlreadyDecided, QuarantineError
@@ -17,7 +16,7 @@ MAX_REASON_LENGTH = 500
 OPEN_STATUSES = (EntryStatus.PENDING, EntryStatus.ESCALATED)
 
 
-def actor_label(actor: Any) -> str:
+def actor_label(actor: Actor) -> str:
     return actor if isinstance(actor, str) else actor.get_username()
 
 
@@ -42,7 +41,7 @@ def already_decided_message(entry_id: int) -> str:
 
 
 def claim(
-    *, entry_id: int, actor: Any, reason: str, to_status: str, from_statuses=OPEN_STATUSES
+    *, entry_id: int, actor: Actor, reason: str, to_status: str, from_statuses=OPEN_STATUSES
 ) -> QuarantineEntry:
     """Move the entry out of an open status, or raise AlreadyDecided (one reviewer wins)."""
     claimed = QuarantineEntry.objects.filter(pk=entry_id, status__in=from_statuses).update(
@@ -58,7 +57,12 @@ def claim(
 
 
 def activate(
-    *, entry: QuarantineEntry, actor: Any, action: Action, changes: dict, extra: dict | None = None
+    *,
+    entry: QuarantineEntry,
+    actor: Actor,
+    action: Action,
+    changes: dict,
+    extra: dict | None = None,
 ) -> None:
     """Set the entry's item active through the memory primitives (version + audit there)."""
     data = {"entry": entry.pk, "reason_length": len(entry.decision_reason), **(extra or {})}

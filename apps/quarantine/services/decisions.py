@@ -9,6 +9,7 @@ from django.db import transaction
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.types import Actor
 from apps.core.validation import parse_content
 from apps.memory.content import render_text
 from apps.memory.models import MemoryItem
@@ -28,7 +29,7 @@ def flag_item(
     *,
     item: MemoryItem,
     assessment: Assessment,
-    actor: Any,
+    actor: Actor,
     detectors: list[str] | None = None,
     reasons: list[str] | None = None,
 ) -> QuarantineEntry:
@@ -58,7 +59,7 @@ def flag_item(
     return entry
 
 
-def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
+def release_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntry:
     """Return a quarantined memory to active use after human review."""
     reason = clean_reason(reason)
     with audited_change():
@@ -67,7 +68,7 @@ def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     return entry
 
 
-def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) -> QuarantineEntry:
+def edit_and_release(*, entry_id: int, actor: Actor, reason: str, content: Any) -> QuarantineEntry:
     """Replace the memory's content with a reviewer's corrected version and release it."""
     reason = clean_reason(reason)
     content = parse_content(content)
@@ -87,7 +88,7 @@ def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) ->
     return entry
 
 
-def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
+def withdraw_forgotten(*, item_id: Any, actor: Actor) -> int:
     """Close the open entries of an item its agent forgot (a forget hook): a reviewer
     must not release a forgotten memory back into recall. Returns how many closed."""
     with audited_change():
@@ -113,7 +114,7 @@ def withdraw_forgotten(*, item_id: Any, actor: Any) -> int:
     return len(open_ids)
 
 
-def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
+def reject_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntry:
     """Delete the quarantined memory and its history; the entry stays, without content."""
     reason = clean_reason(reason)
     with audited_change():
@@ -133,7 +134,7 @@ def reject_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
     return entry
 
 
-def escalate_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
+def escalate_entry(*, entry_id: int, actor: Actor, reason: str) -> QuarantineEntry:
     """Hand an entry to compliance: it leaves the operators' queue and officers see it."""
     reason = clean_reason(reason)
     with audited_change():
@@ -173,7 +174,7 @@ class BulkOutcome:
         return text
 
 
-def bulk_decide(*, entry_ids: list[int], decision: str, actor: Any, reason: str) -> BulkOutcome:
+def bulk_decide(*, entry_ids: list[int], decision: str, actor: Actor, reason: str) -> BulkOutcome:
     """Apply one decision to a selection; each entry is claimed on its own."""
     if decision not in DECISIONS:
         raise QuarantineError(f"Unknown decision {decision!r}.")

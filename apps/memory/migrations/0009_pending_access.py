@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("memory", "0007_tenant_scope_moved_to_tenancy"),
+        ("memory", "0008_memoryitem_flags"),
     ]
 
     operations = [
