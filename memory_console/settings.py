@@ -288,6 +288,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "apps.conflicts.tasks.detect_conflicts_task",
         "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
     },
+    "weekly-review-queue-check": {
+        "task": "apps.reports.tasks.check_review_queues_task",
+        "schedule": crontab(minute=45, hour=3, day_of_week="mon"),
+    },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",
         "schedule": 240.0,

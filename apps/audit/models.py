@@ -46,6 +46,7 @@ class Action(models.TextChoices):
     MEMORY_EXPIRED = "memory.expired", "Working memories expired"
     MEMORY_RECALLED = "memory.recalled", "Memories recalled"
     MEMORY_IMPORTED = "memory.imported", "Memories imported"
+    MEMORY_REQUEUED = "memory.requeued", "Memory returned to review (no queue showed it)"
     QUARANTINE_FLAGGED = "quarantine.flagged", "Memory quarantined"
     QUARANTINE_RELEASED = "quarantine.released", "Released from quarantine"
     QUARANTINE_EDITED = "quarantine.edited_released", "Edited and released"

@@ -4,6 +4,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from apps.reports.selectors import refresh_installation_summary
+from apps.reports.services import check_review_queues
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
@@ -15,3 +16,9 @@ def refresh_dashboard_summary_task() -> int:
     """
     counts, _ = refresh_installation_summary()
     return len(counts)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def check_review_queues_task(repair: bool = True) -> dict:
+    """The weekly invariant check: every pending item has an open review; requeues strays."""
+    return check_review_queues(repair=repair).as_dict()
