@@ -125,8 +125,12 @@ class ResolveView(LoginRequiredMixin, View):
         following = next_open_conflict(request.user, after=conflict)
         if request.htmx:
             response = _panel(request, following, notice=notice)
-            if following is not None:
-                response["HX-Push-Url"] = reverse("conflicts:detail", args=[following.pk])
+            # The URL follows the panel (the breadcrumb and title are inside it).
+            response["HX-Push-Url"] = (
+                reverse("conflicts:detail", args=[following.pk])
+                if following is not None
+                else reverse("conflicts:list")
+            )
             return response
         messages.success(request, notice)
         if following is not None:

@@ -6,7 +6,7 @@ from datetime import datetime
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
-from apps.access.selectors import count_by_grant, filter_by_grant
+from apps.access.selectors import count_by_grant, filter_by_grant, held_permissions
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 
@@ -63,9 +63,14 @@ def capped_count(queryset: QuerySet, cap: int) -> int:
 
 
 def pending_count_for(user) -> int | None:
-    """The navigation badge: pending entries the user may review, capped."""
+    """The navigation badge: entries waiting for this user, capped. Reviewers count the
+    pending entries they may review; compliance officers the entries escalated to them."""
     pending = QuarantineEntry.objects.filter(status=EntryStatus.PENDING)
     count = count_by_grant(pending, user, "review_memories", cap=NAV_COUNT_CAP)
+    held = held_permissions(user)  # cached on the user for the request: no extra query
+    if count < NAV_COUNT_CAP and (held is None or "manage_privacy" in held):
+        escalated = QuarantineEntry.objects.filter(status=EntryStatus.ESCALATED)
+        count += count_by_grant(escalated, user, "manage_privacy", cap=NAV_COUNT_CAP - count)
     return count or None
 
 

@@ -73,10 +73,6 @@
     if (removed) {
       var row = document.getElementById("entry-row-" + removed);
       if (row) row.remove();
-      var badge = document.querySelector("[data-nav-count]");
-      if (badge && /^\d+$/.test(badge.textContent.trim())) {
-        badge.textContent = String(Math.max(0, parseInt(badge.textContent, 10) - 1));
-      }
     }
     markActive();
   });

@@ -232,7 +232,7 @@ def test_nav_shows_pending_count(client, operator_a, tenant_a):
     entry_in(tenant_a)
     client.force_login(operator_a)
     body = client.get(QUEUE).content.decode()
-    assert "data-nav-count>2</span>" in body
+    assert 'id="nav-count-quarantine-queue" data-nav-count>2</span>' in body
 
 
 def test_entry_panel_shows_provenance_reasons_and_same_key_items(client, operator_a, tenant_a):
@@ -385,3 +385,28 @@ def test_officer_without_review_grant_lands_on_escalated_tab(client, officer):
 def test_outsider_gets_404_on_escalated_tab_too(client, outsider):
     client.force_login(outsider)
     assert client.get(QUEUE, {"status": "escalated"}).status_code == 404
+
+
+def test_a_decision_swaps_the_queue_counter_and_the_nav_badge_out_of_band(
+    client, operator_a, tenant_a
+):
+    first, _second, _third = (entry_in(tenant_a) for _ in range(3))
+    client.force_login(operator_a)
+    assert 'id="queue-count">3 pending</span>' in client.get(QUEUE).content.decode()
+    answer = client.post(
+        reverse("quarantine:decide", args=[first.pk, "release"]),
+        {"reason": "fine"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert 'id="queue-count" hx-swap-oob="outerHTML">2 pending</span>' in answer
+    assert 'id="nav-count-quarantine-queue" data-nav-count hx-swap-oob="outerHTML">2</span>' in (
+        answer
+    )
+
+
+def test_officer_nav_counts_the_entries_escalated_to_compliance(client, officer, tenant_a):
+    entry_in(tenant_a, status=EntryStatus.ESCALATED)
+    entry_in(tenant_a)  # pending: an operator's, not the officer's
+    client.force_login(officer)
+    body = client.get(reverse("dashboard")).content.decode()
+    assert 'id="nav-count-quarantine-queue" data-nav-count>1</span>' in body
