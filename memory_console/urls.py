@@ -1,10 +1,19 @@
 """URL map: console pages per app, the agent API under /api/v1/, schema and docs."""
 
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Browsers ask for /favicon.ico on every page; point them at the static file."""
+    return HttpResponsePermanentRedirect(static("favicon.ico"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("apps.access.urls")),
     path("", include("apps.reports.urls")),
     path("memories/", include("apps.memory.urls")),

@@ -4,7 +4,6 @@ import csv
 import json
 from dataclasses import dataclass
 
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
@@ -12,6 +11,7 @@ from django.utils import timezone
 from django.views import View
 from django.views.generic import TemplateView
 
+from apps.access.sections import SectionRequiredMixin
 from apps.audit.filters import AuditEventFilter
 from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent
 from apps.audit.selectors import events_visible_to, latest_verification
@@ -100,8 +100,10 @@ def _query_without(request, *names: str) -> str:
     return params.urlencode()
 
 
-class AuditListView(LoginRequiredMixin, TemplateView):
+class AuditListView(SectionRequiredMixin, TemplateView):
     """The filtered log, newest first, with the latest verification of the chain."""
+
+    section = "audit:list"
 
     template_name = "audit/list.html"
 
@@ -158,8 +160,10 @@ def _cell(value) -> str:
     return "'" + text if text.startswith(_FORMULA_PREFIXES) else text
 
 
-class AuditExportView(LoginRequiredMixin, View):
+class AuditExportView(SectionRequiredMixin, View):
     """The filtered set as CSV, streamed in sequence order; the export itself is audited."""
+
+    section = "audit:list"
 
     def get(self, request):
         filterset = AuditEventFilter(

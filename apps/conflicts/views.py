@@ -12,6 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 
+from apps.access.sections import SectionRequiredMixin
 from apps.conflicts.forms import KEEP_NEWEST, BulkKeepNewestForm, QueueFilterForm, ResolveForm
 from apps.conflicts.models import Conflict, Resolution
 from apps.conflicts.selectors import (
@@ -64,8 +65,10 @@ def _initial_form(conflict: Conflict | None) -> ResolveForm:
     return ResolveForm(initial={"resolution": Resolution.KEEP_NEW})
 
 
-class QueueView(LoginRequiredMixin, View):
+class QueueView(SectionRequiredMixin, View):
     """Open conflicts, oldest first, filtered, keyset-paginated (no COUNT)."""
+
+    section = "conflicts:list"
 
     def get(self, request: HttpRequest) -> HttpResponse:
         tenants = tenants_visible_to(request.user, REVIEW_PERM).only("slug", "name")

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.views import View
 
+from apps.access.sections import SectionRequiredMixin
 from apps.memory.filters import MemoryItemFilter
 from apps.memory.forms import RollbackForm
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, category_band
@@ -103,8 +104,10 @@ def _optional_reverse(name: str, *args) -> str:
         return ""
 
 
-class MemoryListView(LoginRequiredMixin, View):
+class MemoryListView(SectionRequiredMixin, View):
     """Items the user may read, newest first, filtered, keyset-paginated."""
+
+    section = "memory:list"
 
     def get(self, request: HttpRequest) -> HttpResponse:
         visible = (

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from apps.access.sections import SectionRequiredMixin
 from apps.memory.selectors import tenants_visible_to
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
@@ -84,8 +85,10 @@ def _panel_entry(pk: int) -> QuarantineEntry:
     )
 
 
-class QueueView(LoginRequiredMixin, View):
+class QueueView(SectionRequiredMixin, View):
     """Pending (or escalated) entries by risk then age, filterable, keyset-paginated."""
+
+    section = "quarantine:queue"
 
     def get(self, request: HttpRequest) -> HttpResponse:
         status = request.GET.get("status", EntryStatus.PENDING)

@@ -65,7 +65,7 @@ def test_analyst_sees_no_memory_content(client, analyst, scope_a):
     item = _item(scope_a, "Analysts must never read this.")
     client.force_login(analyst)
     listing = client.get(reverse("memory:list"))
-    assert listing.status_code == 200
+    assert listing.status_code == 403  # not an empty list: a page saying whose it is
     assert "Analysts must never read this." not in listing.content.decode()
     assert client.get(reverse("memory:detail", args=[item.pk])).status_code == 404
 

@@ -59,10 +59,12 @@ def test_scope_grant_limits_queue_to_that_scope(client, tenant_a):
     assert row_ids(client.get(QUEUE)) == [visible.pk]
 
 
-def test_outsider_and_analyst_get_404_on_queue(client, outsider, analyst):
+def test_outsider_and_analyst_are_told_the_queue_is_not_theirs(client, outsider, analyst):
     for user in (outsider, analyst):
         client.force_login(user)
-        assert client.get(QUEUE).status_code == 404
+        answer = client.get(QUEUE)
+        assert answer.status_code == 403
+        assert "Quarantine is not part of your role" in answer.content.decode()
 
 
 def test_queue_sorted_by_risk_then_oldest_first(client, operator_a, tenant_a):
@@ -382,9 +384,9 @@ def test_officer_without_review_grant_lands_on_escalated_tab(client, officer):
     assert client.get(response.url).status_code == 200
 
 
-def test_outsider_gets_404_on_escalated_tab_too(client, outsider):
+def test_outsider_gets_403_on_escalated_tab_too(client, outsider):
     client.force_login(outsider)
-    assert client.get(QUEUE, {"status": "escalated"}).status_code == 404
+    assert client.get(QUEUE, {"status": "escalated"}).status_code == 403
 
 
 def test_a_decision_swaps_the_queue_counter_and_the_nav_badge_out_of_band(
@@ -410,3 +412,18 @@ def test_officer_nav_counts_the_entries_escalated_to_compliance(client, officer,
     client.force_login(officer)
     body = client.get(reverse("dashboard")).content.decode()
     assert 'id="nav-count-quarantine-queue" data-nav-count>1</span>' in body
+
+
+def test_blast_radius_scopes_link_to_the_filtered_memory_list(client, operator_a, tenant_a):
+    scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_7")
+    entry = QuarantineEntryFactory(item__scope=scope, item__source="bad-tool@1")
+    MemoryItemFactory(scope=scope, source="bad-tool@1")
+    MemoryItemFactory(scope=scope, source="good@1")
+    client.force_login(operator_a)
+    page = client.get(
+        reverse("quarantine:blast_radius", args=[entry.pk]), {"by": "source", "hours": 24}
+    ).content.decode()
+    link = f"{reverse('memory:list')}?tenant=tenant-a&amp;scope=user%3Au_7&amp;source=bad-tool%401"
+    assert f'href="{link}"' in page
+    listed = client.get(link.replace("&amp;", "&"))
+    assert {row.source for row in listed.context["page"].rows} == {"bad-tool@1"}

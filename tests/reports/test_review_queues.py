@@ -110,7 +110,7 @@ def test_rollback_of_the_superseded_value_contests_the_survivor(contested, opera
 
 
 def test_rollback_of_an_item_waiting_in_a_conflict_is_refused(contested, operator_a):
-    existing, incoming, _conflict = contested
+    _existing, incoming, _conflict = contested
     with pytest.raises(RollbackRefused, match="waiting for review"):
         rollback_to_version(item_id=incoming.pk, version=1, actor=operator_a, reason="x")
     assert MemoryItem.objects.get(pk=incoming.pk).version == 1
