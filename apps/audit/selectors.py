@@ -16,8 +16,8 @@ from apps.access.models import (
     TenantUserObjectPermission,
 )
 from apps.access.roles import Role
-from apps.access.selectors import filter_by_grant, has_global_access
-from apps.audit.models import AuditEvent, AuditVerification
+from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
+from apps.audit.models import AuditCheckpoint, AuditEvent, AuditVerification
 
 VIEW_AUDIT = "view_audit"
 
@@ -66,6 +66,22 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
         scope_id__in=_granted_ids(ScopeGroupObjectPermission, user)
     )
     return events.filter(Q(scope_id__isnull=False) & (in_granted_tenant | in_granted_scope))
+
+
+def may_verify_chain(user) -> bool:
+    """Compliance officers and admins run "verify now" and download signed checkpoints."""
+    held = held_permissions(user)
+    return held is None or "manage_privacy" in held
+
+
+def newest_sequence() -> int:
+    """The chain head's sequence (one read of the unique index's last entry)."""
+    return AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first() or 0
+
+
+def latest_checkpoint() -> AuditCheckpoint | None:
+    """The newest signed checkpoint of the chain head."""
+    return AuditCheckpoint.objects.order_by("-sequence", "-created_at").first()
 
 
 def latest_verification() -> AuditVerification | None:

@@ -1,5 +1,7 @@
 """Permission-aware reads of tenants, scopes and memory items."""
 
+import uuid
+
 from django.db.models import Q, QuerySet
 
 from apps.access.selectors import filter_by_grant, has_global_access
@@ -34,3 +36,15 @@ def user_has_perm_on(user, perm: str, *, tenant: Tenant | None = None, scope=Non
             Tenant.objects.filter(pk=tenant.pk), user, perm, tenant_field="pk", scope_field=None
         ).exists()
     return False
+
+
+def visible_item_ids(user, ids: list[str]) -> dict[str, uuid.UUID]:
+    """Of the given item ids (as text), those the user may open: {text: UUID} (one query)."""
+    wanted = {}
+    for text in ids:
+        try:
+            wanted[uuid.UUID(text)] = text
+        except ValueError:
+            continue
+    found = items_visible_to(user).filter(pk__in=list(wanted)).values_list("pk", flat=True)
+    return {wanted[pk]: pk for pk in found}

@@ -145,3 +145,14 @@ def queue_page(
     ids = list(entries.order_by(*QUEUE_ORDER).values_list("pk", flat=True)[: max(size, lookahead)])
     rows = with_preview(QuarantineEntry.objects.filter(pk__in=ids[:size])).order_by(*QUEUE_ORDER)
     return list(rows), len(ids)
+
+
+def visible_entry_ids(user, ids: list[str]) -> dict[str, int]:
+    """Of the given entry ids (as text), those the user may open (one query): reviewers'
+    entries and the escalated ones officers see."""
+    wanted = {int(text): text for text in ids if text.isdigit()}
+    mine = Q(pk__in=entries_visible_to(user).values("pk")) | Q(
+        pk__in=escalated_entries_visible_to(user).values("pk")
+    )
+    found = QuarantineEntry.objects.filter(mine, pk__in=list(wanted)).values_list("pk", flat=True)
+    return {wanted[pk]: pk for pk in found}
