@@ -124,6 +124,11 @@ def pages_for(name: str, world: World) -> list[tuple[str, str, list[str]]]:
         [".rollback-form button[type=submit]", ".revert-form button[type=submit]"],
     )
     audit = ("audit", reverse("audit:list"), ["#audit-filters button[type=submit]"])
+    audit_officer = (
+        "audit",
+        reverse("audit:list"),
+        ["#audit-filters button[type=submit]", "#verify-now"],
+    )
     dashboard = ("dashboard", reverse("dashboard"), [])
     operator_pages = [
         dashboard,
@@ -147,12 +152,23 @@ def pages_for(name: str, world: World) -> list[tuple[str, str, list[str]]]:
                 reverse("quarantine:queue") + "?status=escalated",
                 ["#bulk-apply"],
             ),
-            audit,
+            audit_officer,
             ("forbidden", reverse("conflicts:list"), ["#section-forbidden a"]),
         ],
         "analyst": [dashboard, ("forbidden", reverse("memory:list"), ["#section-forbidden a"])],
-        "admin": [*operator_pages, ("api-docs", reverse("api-docs"), [".opblock-summary"])],
+        "admin": [
+            *operator_pages[:-1],
+            audit_officer,
+            ("api-docs", reverse("api-docs"), [".opblock-summary"]),
+        ],
     }[name]
+
+
+def wants_screenshot(name: str, page_name: str) -> bool:
+    """MC_SCREENSHOTS=1 writes them; the admin's pages beyond the operator's only."""
+    if os.environ.get("MC_SCREENSHOTS") != "1":
+        return False
+    return name != "admin" or page_name in {"api-docs", "audit"}
 
 
 def assert_fits_and_works(page, path: str, controls: list[str], *, label: str) -> None:
@@ -193,8 +209,9 @@ def test_every_main_page_fits_and_its_buttons_work_at_1280_and_390(
                 if width == 390 and page_name == "quarantine":
                     controls = ["#bulk-apply", "[data-entry-link]"]  # the panel comes after
                 assert_fits_and_works(page, path, controls, label=f"{name} {page_name} @{width}")
-                if width == 1280 and os.environ.get("MC_SCREENSHOTS") == "1":
+                if width == 1280 and wants_screenshot(name, page_name):
                     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                    page.evaluate("window.scrollTo(0, 0)")
                     page.screenshot(path=str(SCREENSHOTS / f"{name}-{page_name}.png"))
         finally:
             page.context.close()
@@ -216,5 +233,29 @@ def test_phone_queue_shows_the_list_then_the_panel_with_a_back_link(browser, liv
         page.click("#back-to-list")
         assert page.locator("#queue-table").is_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        page.context.close()
+
+
+def test_queue_bulk_bar_stays_on_top_with_select_all_and_space(browser, live_server, world):
+    user = persona(Role.OPERATOR, world.tenant_slug)
+    page = logged_in_page(browser, live_server, user, width=1280, height=700)
+    try:
+        page.goto(reverse("quarantine:queue"))
+        page.keyboard.press(" ")  # toggles the current (first) row
+        first = page.locator('#queue-table input[name="entry"]').first
+        assert first.is_checked()
+        assert page.inner_text("#selected-count") == "1"
+        page.keyboard.press("j")
+        page.wait_for_selector("#entry-panel[data-settled]")
+        page.keyboard.press(" ")
+        assert page.inner_text("#selected-count") == "2"
+        page.check("#select-all")
+        boxes = page.locator('#queue-table input[name="entry"]')
+        assert boxes.count() == 8 and page.inner_text("#selected-count") == "8"
+        page.locator("#queue-table tbody tr").last.scroll_into_view_if_needed()
+        page.mouse.wheel(0, 3000)
+        bar = page.locator("#bulk-apply").bounding_box()
+        assert 0 <= bar["y"] <= 700  # sticky: still on screen after scrolling the list
     finally:
         page.context.close()
