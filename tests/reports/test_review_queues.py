@@ -193,3 +193,22 @@ def test_check_finds_and_requeues_items_that_lost_their_queue(contested, agent):
         AuditEvent.objects.filter(action=Action.JOB_RUN, target_id="review_queue_check").count()
         == 3
     )
+
+
+def test_an_escalated_entry_is_an_open_review(agent, operator_a):
+    from apps.quarantine.services import escalate_entry
+
+    item = held_item(agent)
+    escalate_entry(
+        entry_id=QuarantineEntry.objects.get(item=item).pk, actor=operator_a, reason="legal"
+    )
+    assert_no_item_is_stranded()
+
+
+def test_undoing_a_keep_old_then_rolling_back_is_refused_while_it_waits(contested, operator_a):
+    _existing, incoming, conflict = contested
+    resolve_conflict(conflict_id=conflict.pk, resolution="keep_old", actor=operator_a, reason="r")
+    revert_resolution(conflict_id=conflict.pk, actor=operator_a, reason="undo")
+    with pytest.raises(RollbackRefused, match="waiting for review"):
+        rollback_to_version(item_id=incoming.pk, version=2, actor=operator_a, reason="x")
+    assert_no_item_is_stranded()
