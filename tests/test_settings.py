@@ -21,7 +21,10 @@ PRODUCTION_ENV = {
 
 
 def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV}
+    # DJANGO_ALLOW_ASYNC_UNSAFE is the browser tests' (tests/conftest.py), set while their
+    # session-wide chromium lives; a deployment never has it, so neither does this check.
+    test_only = {"DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV and k not in test_only}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
