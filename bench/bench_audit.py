@@ -48,7 +48,7 @@ from apps.audit.models import (  # noqa: E402
 )
 from apps.audit.services import create_checkpoint, record, verify_chain  # noqa: E402
 from apps.audit.verification import GENESIS_HASH, canonical, link_hash  # noqa: E402
-from apps.memory.models import Scope, Tenant  # noqa: E402
+from apps.tenancy.models import Scope, Tenant  # noqa: E402
 
 TENANTS = 10
 SCOPES_PER_TENANT = 50

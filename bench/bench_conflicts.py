@@ -63,7 +63,7 @@ def ensure_data(conflicts: int) -> tuple:
     from apps.access.roles import Role
     from apps.access.services import grant_role
     from apps.conflicts.models import Conflict
-    from apps.memory.models import Scope, Tenant
+    from apps.tenancy.models import Scope, Tenant
     from tests.factories import UserFactory
 
     mine, _ = Tenant.objects.get_or_create(slug="bench-conflicts", defaults={"name": "Bench"})

@@ -83,8 +83,9 @@ def measure_pages() -> None:
 
     from apps.access.roles import Role
     from apps.access.services import grant_role
-    from apps.memory.models import MemoryItem, Tenant
+    from apps.memory.models import MemoryItem
     from apps.reports.selectors import _group_counts
+    from apps.tenancy.models import Tenant
 
     users = get_user_model().objects
     admin = users.create_superuser("bench-admin", password="x")

@@ -58,8 +58,8 @@ def result(name: str, value: float, unit: str, target: str) -> None:
 
 def ensure_data(entries: int) -> tuple[list, float]:
     """Create tenants, scopes, items and pending entries unless they already exist."""
-    from apps.memory.models import Scope, Tenant
     from apps.quarantine.models import EntryStatus, QuarantineEntry
+    from apps.tenancy.models import Scope, Tenant
 
     tenants = [
         Tenant.objects.get_or_create(slug=f"{BENCH_PREFIX}-{i}", defaults={"name": f"Bench {i}"})[0]

@@ -254,8 +254,9 @@ def main() -> None:
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
     from apps.memory.gate import configured_stages
-    from apps.memory.models import MemoryItem, MemoryVersion, Tenant
+    from apps.memory.models import MemoryItem, MemoryVersion
     from apps.memory.services import remember
+    from apps.tenancy.models import Tenant
 
     tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})
     MemoryItem.objects.filter(tenant=tenant).delete()

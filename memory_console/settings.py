@@ -107,6 +107,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
     "apps.memory.api.limits.ApiRequestMiddleware",
+    # A view's `section` its user holds no grant for answers 403, saying whose it is.
+    "apps.access.sections.SectionMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"
@@ -234,7 +236,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apps.memory.api.limits.SizeLimitedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
-    "EXCEPTION_HANDLER": "apps.memory.api.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "apps.core.api.api_exception_handler",
     "UNAUTHENTICATED_USER": None,
 }
 # Requests per API key (DRF rate syntax, e.g. "1200/min"); empty disables throttling.

@@ -6,7 +6,8 @@ import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from apps.memory.models import MemoryItem, MemoryType, Scope, ScopeKind, SourceKind, Tenant
+from apps.memory.models import MemoryItem, MemoryType, SourceKind
+from apps.tenancy.models import Scope, ScopeKind, Tenant
 
 
 class UserFactory(factory.django.DjangoModelFactory):

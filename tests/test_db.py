@@ -114,7 +114,7 @@ def test_recall_plans_its_candidate_query_for_the_patterns(postgres_only):
 
 
 def scope_lookup() -> PrecompiledQuery:
-    from apps.memory.models import Scope, Tenant
+    from apps.tenancy.models import Scope, Tenant
 
     scopes = Scope.objects.filter(
         tenant__slug=Parameter("slug"), external_id=Parameter("external_id")

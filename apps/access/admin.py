@@ -16,7 +16,7 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
-from apps.memory.admin import ReadOnlyAdmin
+from apps.core.admin import ReadOnlyAdmin
 
 
 class GrantAdmin(ReadOnlyAdmin):

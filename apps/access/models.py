@@ -10,25 +10,25 @@ from rest_framework_api_key.models import AbstractAPIKey
 class TenantUserObjectPermission(UserObjectPermissionBase):
     """A user's permission on one tenant; covers every scope of it."""
 
-    content_object = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE)
 
 
 class TenantGroupObjectPermission(GroupObjectPermissionBase):
     """A group's permission on one tenant."""
 
-    content_object = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE)
 
 
 class ScopeUserObjectPermission(UserObjectPermissionBase):
     """A user's permission on a single scope."""
 
-    content_object = models.ForeignKey("memory.Scope", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE)
 
 
 class ScopeGroupObjectPermission(GroupObjectPermissionBase):
     """A group's permission on a single scope."""
 
-    content_object = models.ForeignKey("memory.Scope", on_delete=models.CASCADE)
+    content_object = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE)
 
 
 class ServiceAccount(models.Model):

@@ -1,11 +1,13 @@
 """Sections a role cannot use answer 403 with a page naming whose they are.
 
 A list that a user may never fill (an analyst's memories, conflicts or audit log) must
-not read as an empty system. Views name their section (the URL name in
-apps.access.navigation.SECTIONS); the same permissions decide the nav link and the door.
+not read as an empty system. A view names its section with a class attribute
+(`section = "memory:list"`, the URL name in apps.access.navigation.SECTIONS) and needs
+no import from here: SectionMiddleware reads the attribute before the view runs, so
+apps below access (audit) are held to the same rule. The nav link and the door are
+decided by the same permissions. Objects outside a grant still answer 404 in the views.
 """
 
-from django.contrib.auth.mixins import LoginRequiredMixin
 from django.shortcuts import render
 
 from apps.access.navigation import SECTIONS
@@ -29,23 +31,36 @@ def may_use_section(user, url_name: str) -> bool:
     return held is None or bool(needs & held)
 
 
-class SectionRequiredMixin(LoginRequiredMixin):
-    """Signed-in users without any grant the section needs get a 403 page that says whose
-    it is; objects outside a grant still answer 404 in the views (no leak of existence)."""
+def section_forbidden(request, url_name: str):
+    """The 403 page: whose section this is, and the reader's own roles."""
+    label, needs = _NEEDS[url_name]
+    context = {
+        "section_label": label,
+        "roles": roles_holding(needs or frozenset()),
+        "user_roles": sorted(
+            Role(name).label
+            for name in request.user.groups.values_list("name", flat=True)
+            if name in Role.values
+        ),
+    }
+    return render(request, "access/section_forbidden.html", context, status=403)
 
-    section: str = ""
 
-    def dispatch(self, request, *args, **kwargs):
-        if request.user.is_authenticated and not may_use_section(request.user, self.section):
-            label, needs = _NEEDS[self.section]
-            context = {
-                "section_label": label,
-                "roles": roles_holding(needs or frozenset()),
-                "user_roles": sorted(
-                    Role(name).label
-                    for name in request.user.groups.values_list("name", flat=True)
-                    if name in Role.values
-                ),
-            }
-            return render(request, "access/section_forbidden.html", context, status=403)
-        return super().dispatch(request, *args, **kwargs)
+class SectionMiddleware:
+    """Answers 403 for a view whose `section` the signed-in user holds no permission for
+    (anonymous users go on to the view's own login redirect)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        section = getattr(getattr(view_func, "view_class", None), "section", "")
+        user = getattr(request, "user", None)
+        if not section or user is None or not user.is_authenticated:
+            return None
+        if may_use_section(user, section):
+            return None
+        return section_forbidden(request, section)

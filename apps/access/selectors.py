@@ -17,6 +17,7 @@ from apps.access.models import (
     TenantUserObjectPermission,
 )
 from apps.access.roles import Role
+from apps.tenancy.models import Scope, Tenant
 
 
 def has_global_access(user) -> bool:
@@ -30,6 +31,22 @@ def has_global_access(user) -> bool:
         cached = user.groups.filter(name=Role.ADMIN).exists()
         user._mc_is_admin = cached
     return cached
+
+
+def _role_names(user) -> frozenset[str]:
+    cached = getattr(user, "_mc_role_names", None)
+    if cached is None:
+        cached = frozenset(user.groups.values_list("name", flat=True))
+        user._mc_role_names = cached
+        # The same answer has_global_access would fetch with a query of its own.
+        user._mc_is_admin = Role.ADMIN in cached
+    return cached
+
+
+def is_scope_bound(user) -> bool:
+    """Operators who are not also compliance officers see audit events of their scopes only."""
+    roles = _role_names(user)
+    return Role.OPERATOR in roles and Role.COMPLIANCE_OFFICER not in roles
 
 
 def in_admin_group(user_field: str) -> Exists:
@@ -95,6 +112,15 @@ def filter_by_grant(
     ):
         condition |= granted
     return queryset.filter(condition)
+
+
+def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
+    """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
+    direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
+    if has_global_access(user):
+        return direct
+    scopes = filter_by_grant(Scope.objects.all(), user, perm, tenant_field=None, scope_field="pk")
+    return Tenant.objects.filter(Q(pk__in=direct.values("pk")) | Q(pk__in=scopes.values("tenant")))
 
 
 def count_by_grant(

@@ -3,19 +3,7 @@
 from django.contrib import admin
 
 from apps.audit.models import AuditCheckpoint, AuditEvent, AuditVerification
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete: these rows are evidence."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+from apps.core.admin import ReadOnlyAdmin
 
 
 @admin.register(AuditEvent)

@@ -3,11 +3,11 @@
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, viewsets
-from rest_framework.pagination import CursorPagination
 
 from apps.audit.filters import AuditEventFilter
 from apps.audit.models import EVENT_COLUMNS, AuditEvent
 from apps.audit.selectors import events_visible_to
+from apps.core.api import KeysetCursorPagination
 
 
 class AuditEventSerializer(serializers.ModelSerializer):
@@ -17,12 +17,10 @@ class AuditEventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class AuditCursorPagination(CursorPagination):
+class AuditCursorPagination(KeysetCursorPagination):
     """Newest first by sequence: cheap at any depth, no COUNT."""
 
     ordering = ("-sequence",)
-    page_size = 50
-    page_size_query_param = "limit"
     max_page_size = 500
 
 

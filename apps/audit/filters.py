@@ -6,8 +6,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
 from apps.audit.models import ActorKind, AuditEvent, emitted_action_choices
-from apps.memory.models import Tenant
-from apps.memory.selectors import tenants_visible_to
+from apps.tenancy.grants import grants
+from apps.tenancy.models import Tenant
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -63,7 +63,7 @@ class AuditEventFilter(django_filters.FilterSet):
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
         super().__init__(data, queryset, request=request, prefix=prefix)
         user = getattr(request, "user", None)
-        self.filters["tenant"].queryset = tenants_visible_to(user, "view_audit")
+        self.filters["tenant"].queryset = grants().tenants_visible_to(user, "view_audit")
         for field in self.form.fields.values():
             is_select = isinstance(field.widget, forms.Select)
             field.widget.attrs["class"] = (

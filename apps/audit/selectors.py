@@ -7,42 +7,12 @@ admin group see everything. Events carry plain tenant and scope ids (the log out
 the rows), so the filter runs on those ids against the permission tables, in SQL.
 """
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from apps.access.models import (
-    ScopeGroupObjectPermission,
-    ScopeUserObjectPermission,
-    TenantGroupObjectPermission,
-    TenantUserObjectPermission,
-)
-from apps.access.roles import Role
-from apps.access.selectors import filter_by_grant, has_global_access, held_permissions
 from apps.audit.models import AuditCheckpoint, AuditEvent, AuditVerification
+from apps.tenancy.grants import grants
 
 VIEW_AUDIT = "view_audit"
-
-
-def _role_names(user) -> frozenset[str]:
-    cached = getattr(user, "_mc_role_names", None)
-    if cached is None:
-        cached = frozenset(user.groups.values_list("name", flat=True))
-        user._mc_role_names = cached
-        # The same answer has_global_access would fetch with a query of its own.
-        user._mc_is_admin = Role.ADMIN in cached
-    return cached
-
-
-def is_scope_bound(user) -> bool:
-    """Operators who are not also compliance officers see events of their scopes only."""
-    roles = _role_names(user)
-    return Role.OPERATOR in roles and Role.COMPLIANCE_OFFICER not in roles
-
-
-def _granted_ids(model, user) -> QuerySet:
-    lookup = {"user": user} if "User" in model.__name__ else {"group__user": user}
-    return model.objects.filter(permission__codename=VIEW_AUDIT, **lookup).values(
-        "content_object_id"
-    )
 
 
 def events_visible_to(user) -> QuerySet[AuditEvent]:
@@ -50,27 +20,22 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
     events = AuditEvent.objects.all()
     if user is None or not user.is_authenticated or not user.is_active:
         return events.none()
-    _role_names(user)
-    if has_global_access(user):
+    granted = grants()
+    scope_bound = granted.is_scope_bound(user)  # reads the roles once; reused just below
+    if granted.has_global_access(user):
         return events
-    if not is_scope_bound(user):
-        return filter_by_grant(
-            events, user, VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
-        )
-    # An event's tenant_id is its scope's tenant, so "a scope of a granted tenant" is
-    # an event with a scope whose tenant is granted; no join to the scope table needed.
-    in_granted_tenant = Q(tenant_id__in=_granted_ids(TenantUserObjectPermission, user)) | Q(
-        tenant_id__in=_granted_ids(TenantGroupObjectPermission, user)
+    if scope_bound:
+        # An event's tenant_id is its scope's tenant, so "a scope of a granted tenant" is
+        # an event with a scope whose tenant is granted; no join to the scope table needed.
+        events = events.filter(scope_id__isnull=False)
+    return granted.filter_by_grant(
+        events, user, VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
     )
-    in_granted_scope = Q(scope_id__in=_granted_ids(ScopeUserObjectPermission, user)) | Q(
-        scope_id__in=_granted_ids(ScopeGroupObjectPermission, user)
-    )
-    return events.filter(Q(scope_id__isnull=False) & (in_granted_tenant | in_granted_scope))
 
 
 def may_verify_chain(user) -> bool:
     """Compliance officers and admins run "verify now" and download signed checkpoints."""
-    held = held_permissions(user)
+    held = grants().held_permissions(user)
     return held is None or "manage_privacy" in held
 
 

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import connection
 
 from apps.audit.models import AuditCheckpoint, AuditEvent
+from apps.core.errors import ServiceError
 
 GENESIS_HASH = "0" * 64
 CHECKPOINT_FORMAT = "memory-console.audit-checkpoint"
@@ -233,8 +234,10 @@ def walk_chain(
 # --- checkpoints -------------------------------------------------------------------
 
 
-class CheckpointError(ValueError):
+class CheckpointError(ServiceError, ValueError):
     """A checkpoint whose signature or format cannot be trusted."""
+
+    code = "invalid_checkpoint"
 
 
 @dataclass(frozen=True)

@@ -5,16 +5,15 @@ import json
 from dataclasses import dataclass
 
 from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views import View
 from django.views.generic import TemplateView
 
-from apps.access.sections import SectionRequiredMixin
 from apps.audit.filters import AuditEventFilter
 from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent, action_label
 from apps.audit.selectors import (
@@ -27,48 +26,15 @@ from apps.audit.selectors import (
 from apps.audit.services import record, verify_chain
 from apps.audit.targets import target_label, target_links
 from apps.audit.verification import SignedHead
-from apps.memory.models import Scope, Tenant
+from apps.core.pagination import KeysetPage, KeysetPager
+from apps.tenancy.models import Scope, Tenant
 
 PAGE_SIZE = 50
 CSV_CHUNK = 2000
 
 
-@dataclass(frozen=True)
-class KeysetPage:
-    """One page of events, newest first, with the sequences that continue it each way."""
-
-    events: list[AuditEvent]
-    older_than: int | None
-    newer_than: int | None
-
-
-def _int_param(request, name: str) -> int | None:
-    try:
-        return int(request.GET[name])
-    except (KeyError, ValueError):
-        return None
-
-
-def keyset_page(queryset: QuerySet[AuditEvent], *, before=None, after=None) -> KeysetPage:
-    """Page on `sequence` (no OFFSET, no COUNT): cost stays flat however long the log."""
-    if after is not None:
-        rows = list(queryset.filter(sequence__gt=after).order_by("sequence")[: PAGE_SIZE + 1])
-        more_newer = len(rows) > PAGE_SIZE
-        events = rows[:PAGE_SIZE][::-1]
-        return KeysetPage(
-            events,
-            older_than=events[-1].sequence if events else after + 1,
-            newer_than=events[0].sequence if events and more_newer else None,
-        )
-    if before is not None:
-        queryset = queryset.filter(sequence__lt=before)
-    rows = list(queryset.order_by("-sequence")[: PAGE_SIZE + 1])
-    events = rows[:PAGE_SIZE]
-    return KeysetPage(
-        events,
-        older_than=events[-1].sequence if len(rows) > PAGE_SIZE else None,
-        newer_than=(events[0].sequence if events else before - 1) if before else None,
-    )
+# Newest first by sequence (unique, indexed): flat cost however long the log.
+AUDIT_PAGES = KeysetPager(("-sequence",), size=PAGE_SIZE)
 
 
 @dataclass(frozen=True)
@@ -112,7 +78,7 @@ def _query_without(request, *names: str) -> str:
     return params.urlencode()
 
 
-class AuditListView(SectionRequiredMixin, TemplateView):
+class AuditListView(LoginRequiredMixin, TemplateView):
     """The filtered log, newest first, with the latest verification of the chain."""
 
     section = "audit:list"
@@ -125,14 +91,14 @@ class AuditListView(SectionRequiredMixin, TemplateView):
         filterset = AuditEventFilter(
             request.GET, queryset=events_visible_to(request.user), request=request
         )
-        page = KeysetPage([], None, None)
+        page = KeysetPage()
         if filterset.is_valid():  # a malformed filter shows its error, not the whole log
-            page = keyset_page(
+            page = AUDIT_PAGES.page(
                 filterset.qs,
-                before=_int_param(request, "before"),
-                after=_int_param(request, "after"),
+                after=request.GET.get("after", ""),
+                before=request.GET.get("before", ""),
             )
-        describe_events(page.events, user=request.user)
+        describe_events(page.rows, user=request.user)
         context.update(
             filter=filterset,
             filter_fields=filter_fields(filterset),
@@ -192,7 +158,7 @@ def _cell(value) -> str:
     return "'" + text if text.startswith(_FORMULA_PREFIXES) else text
 
 
-class AuditExportView(SectionRequiredMixin, View):
+class AuditExportView(LoginRequiredMixin, View):
     """The filtered set as CSV, streamed in sequence order; the export itself is audited."""
 
     section = "audit:list"
@@ -224,7 +190,7 @@ class AuditExportView(SectionRequiredMixin, View):
         return response
 
 
-class _OfficersOnly(SectionRequiredMixin):
+class _OfficersOnly(LoginRequiredMixin):
     """Verification and checkpoints: compliance officers and admins (others: 403)."""
 
     section = "audit:list"

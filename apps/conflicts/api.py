@@ -5,21 +5,18 @@ Thin: the same selectors and services as the review screen. Out of grant is 404.
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from apps.conflicts.models import Conflict, ConflictStatus, Resolution
 from apps.conflicts.selectors import conflicts_visible_to, open_conflicts_for
 from apps.conflicts.services import (
-    AlreadyResolved,
-    ConflictError,
     resolve_conflict,
     revert_resolution,
 )
-from apps.memory.api.limits import error_body
+from apps.core.api import KeysetCursorPagination
 from apps.memory.models import MemoryItem
 
 
@@ -88,13 +85,10 @@ class RevertRequest(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
 
 
-class ConflictCursorPagination(CursorPagination):
+class ConflictCursorPagination(KeysetCursorPagination):
     """Oldest first, the review order; no COUNT however many are open."""
 
     ordering = ("created_at", "id")
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
 
 
 @extend_schema_view(
@@ -153,20 +147,13 @@ class ConflictViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         conflict = self.get_object()
         body = ResolveRequest(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            resolve_conflict(
-                conflict_id=conflict.pk,
-                resolution=body.validated_data["resolution"],
-                actor=request.user,
-                reason=body.validated_data["reason"],
-                content=body.validated_data.get("content"),
-            )
-        except AlreadyResolved as exc:
-            return Response(error_body(exc.code, exc.message), status=status.HTTP_409_CONFLICT)
-        except ConflictError as exc:
-            return Response(
-                error_body(exc.code, exc.message, exc.fields), status=status.HTTP_400_BAD_REQUEST
-            )
+        resolve_conflict(
+            conflict_id=conflict.pk,
+            resolution=body.validated_data["resolution"],
+            actor=request.user,
+            reason=body.validated_data["reason"],
+            content=body.validated_data.get("content"),
+        )
         return Response(self.get_serializer(self.get_object()).data)
 
     @extend_schema(
@@ -179,10 +166,7 @@ class ConflictViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         conflict = self.get_object()
         body = RevertRequest(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            revert_resolution(
-                conflict_id=conflict.pk, actor=request.user, reason=body.validated_data["reason"]
-            )
-        except ConflictError as exc:
-            return Response(error_body(exc.code, exc.message), status=status.HTTP_409_CONFLICT)
+        revert_resolution(
+            conflict_id=conflict.pk, actor=request.user, reason=body.validated_data["reason"]
+        )
         return Response(self.get_serializer(self.get_object()).data)

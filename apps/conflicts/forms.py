@@ -3,7 +3,7 @@
 from django import forms
 
 from apps.conflicts.models import ConflictStatus, Resolution
-from apps.conflicts.services import InvalidContent, parse_merged_content
+from apps.core.validation import InvalidContent, parse_content
 
 KEEP_NEWEST = "keep_newest"
 MAX_BULK = 200
@@ -65,7 +65,7 @@ class ResolveForm(forms.Form):
         data = super().clean()
         if data.get("resolution") == Resolution.MERGE:
             try:
-                data["merged"] = parse_merged_content(data.get("content") or "")
+                data["merged"] = parse_content(data.get("content") or "")
             except InvalidContent as exc:
                 self.add_error("content", exc.message)
         return data

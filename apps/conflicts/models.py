@@ -30,8 +30,8 @@ class Conflict(models.Model):
     and a conflict whose item is gone must still render (and resolve) without it.
     """
 
-    tenant = models.ForeignKey("memory.Tenant", on_delete=models.CASCADE, related_name="+")
-    scope = models.ForeignKey("memory.Scope", on_delete=models.CASCADE, related_name="conflicts")
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
+    scope = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE, related_name="conflicts")
     key = models.CharField(max_length=200)
     existing_item = models.ForeignKey(
         "memory.MemoryItem",

@@ -2,7 +2,7 @@
 
 from fnmatch import fnmatchcase
 
-from apps.memory.models import Tenant, default_lww_patterns
+from apps.tenancy.models import Tenant, default_lww_patterns
 
 
 def lww_patterns(tenant: Tenant) -> list[str]:

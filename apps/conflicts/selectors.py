@@ -4,20 +4,18 @@ Operators see conflicts of the tenants and scopes where they hold review_memorie
 anything else is simply absent (404), never forbidden.
 """
 
-import base64
-import binascii
 import json
 import re
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from apps.access.selectors import count_by_grant, filter_by_grant
 from apps.conflicts.diff import DiffEntry, json_diff
 from apps.conflicts.models import Conflict, ConflictStatus
+from apps.core.pagination import KeysetPage, KeysetPager
 from apps.memory.models import MemoryItem
 from apps.memory.scoring import effective_score
 
@@ -79,56 +77,24 @@ def open_count_for(user) -> int | None:
     return count or None
 
 
-@dataclass
-class QueuePage:
-    """One keyset page of the queue: no COUNT(*), just "is there more"."""
-
-    rows: list[Conflict] = field(default_factory=list)
-    next_cursor: str = ""
+# Oldest first, the review order, on the (created_at, id) index.
+QUEUE_ORDER = ("created_at", "id")
 
 
-def encode_cursor(conflict: Conflict) -> str:
-    raw = f"{conflict.created_at.isoformat()}|{conflict.pk}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, int] | None:
-    """The (created_at, id) a cursor points after; None for a missing or garbled cursor."""
-    if not cursor:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        stamp, _, pk = raw.rpartition("|")
-        created_at = parse_datetime(stamp)
-        return (created_at, int(pk)) if created_at else None
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        return None
-
-
-def queue_page(queryset: QuerySet[Conflict], *, after: str = "", size: int | None = None):
-    """Rows after the cursor, oldest first; fetches size+1 rows to know if more exist."""
-    size = size or PAGE_SIZE
-    position = decode_cursor(after)
-    if position is not None:
-        created_at, pk = position
-        # The plain range on created_at lets the (created_at, id) index bound the scan.
-        queryset = queryset.filter(created_at__gte=created_at).filter(
-            Q(created_at__gt=created_at) | Q(id__gt=pk)
-        )
-    rows = list(queryset[: size + 1])
-    page = QueuePage(rows=rows[:size])
-    if len(rows) > size:
-        page.next_cursor = encode_cursor(rows[size - 1])
-    return page
+def queue_page(
+    queryset: QuerySet[Conflict], *, after: str = "", before: str = "", size: int | None = None
+) -> KeysetPage:
+    """One page of the queue through the one keyset pager (no COUNT, size+1 rows read)."""
+    return KeysetPager(QUEUE_ORDER, size=size or PAGE_SIZE).page(
+        queryset, after=after, before=before
+    )
 
 
 def next_open_conflict(user, *, after: Conflict) -> Conflict | None:
     """The next conflict to review after this one (oldest first), or the oldest left."""
     queue = open_conflicts_for(user).exclude(pk=after.pk)
-    following = queue.filter(
-        Q(created_at__gt=after.created_at) | Q(created_at=after.created_at, id__gt=after.pk)
-    ).first()
-    return following or queue.first()
+    pager = KeysetPager(QUEUE_ORDER)
+    return pager.following(queue, pager.values_of(after)).first() or queue.first()
 
 
 @dataclass

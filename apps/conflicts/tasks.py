@@ -5,7 +5,7 @@ from django.core.cache import cache
 from django.db import OperationalError
 
 from apps.conflicts.services import detect_conflicts
-from apps.memory.models import Tenant
+from apps.tenancy.models import Tenant
 
 _LOCK_KEY = "conflicts:detect:lock"
 _LOCK_SECONDS = 60 * 60

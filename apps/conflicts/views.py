@@ -12,7 +12,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
 
-from apps.access.sections import SectionRequiredMixin
+from apps.access.selectors import tenants_visible_to
 from apps.conflicts.forms import KEEP_NEWEST, BulkKeepNewestForm, QueueFilterForm, ResolveForm
 from apps.conflicts.models import Conflict, Resolution
 from apps.conflicts.selectors import (
@@ -24,14 +24,15 @@ from apps.conflicts.selectors import (
     queue_page,
 )
 from apps.conflicts.services import (
-    ConflictError,
     bulk_keep_newest,
     newest_resolution,
     reinstate_item,
     resolve_conflict,
     revert_resolution,
 )
-from apps.memory.selectors import items_visible_to, tenants_visible_to
+from apps.core.errors import ServiceError
+from apps.core.htmx import is_partial
+from apps.memory.selectors import items_visible_to
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -65,7 +66,7 @@ def _initial_form(conflict: Conflict | None) -> ResolveForm:
     return ResolveForm(initial={"resolution": Resolution.KEEP_NEW})
 
 
-class QueueView(SectionRequiredMixin, View):
+class QueueView(LoginRequiredMixin, View):
     """Open conflicts, oldest first, filtered, keyset-paginated (no COUNT)."""
 
     section = "conflicts:list"
@@ -74,12 +75,15 @@ class QueueView(SectionRequiredMixin, View):
         tenants = tenants_visible_to(request.user, REVIEW_PERM).only("slug", "name")
         form = QueueFilterForm(request.GET or None, tenants=tenants)
         queryset = open_conflicts_for(request.user, **form.filters())
-        page = queue_page(queryset, after=request.GET.get("after", ""))
+        page = queue_page(
+            queryset, after=request.GET.get("after", ""), before=request.GET.get("before", "")
+        )
         query = request.GET.copy()
         query.pop("after", None)
+        query.pop("before", None)
         context = {"form": form, "page": page, "query": query.urlencode()}
         template = "conflicts/list.html"
-        if request.htmx and request.htmx.target == "conflict-rows":
+        if is_partial(request, target="conflict-rows"):
             template = "conflicts/partials/rows.html"
         return render(request, template, context)
 
@@ -118,7 +122,7 @@ class ResolveView(LoginRequiredMixin, View):
                 reason=form.cleaned_data["reason"],
                 content=form.cleaned_data.get("merged"),
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             conflict.refresh_from_db()
             return self._refused(request, conflict, form, exc.message, as_row=as_row, status=409)
         conflict.refresh_from_db()
@@ -126,7 +130,7 @@ class ResolveView(LoginRequiredMixin, View):
         if as_row:
             return render(request, "conflicts/partials/row.html", {"conflict": conflict})
         following = next_open_conflict(request.user, after=conflict)
-        if request.htmx:
+        if is_partial(request):
             response = _panel(request, following, notice=notice)
             # The URL follows the panel (the breadcrumb and title are inside it).
             response["HX-Push-Url"] = (
@@ -145,7 +149,7 @@ class ResolveView(LoginRequiredMixin, View):
         if as_row:
             context = {"conflict": conflict, "row_error": message}
             return render(request, "conflicts/partials/row.html", context)
-        if request.htmx:
+        if is_partial(request):
             return _panel(request, conflict, form=form, error=message)
         context = {
             "conflict": conflict,
@@ -192,7 +196,7 @@ class RevertView(LoginRequiredMixin, View):
             revert_resolution(
                 conflict_id=conflict.pk, actor=request.user, reason=request.POST.get("reason", "")
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"Resolution of conflict {conflict.pk} undone; it is open.")
@@ -208,7 +212,7 @@ class ReinstateView(LoginRequiredMixin, View):
             reinstate_item(
                 item_id=item.pk, actor=request.user, reason=request.POST.get("reason", "")
             )
-        except ConflictError as exc:
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"{item.public_id} reinstated; its successor is superseded.")

@@ -38,22 +38,49 @@ def _find_unstorable(value: Any, path: str) -> str | None:
     return None
 
 
-def validate_content(value: Any) -> dict:
-    """Check content is a non-empty JSON object within the size limit, storable as jsonb."""
-    if not isinstance(value, dict):
-        raise InvalidContent("Content must be a JSON object.")
-    if not value:
-        raise InvalidContent("Content must not be empty.")
+def ensure_storable(value: Any) -> None:
+    """The last line before a write: refuse NUL characters and non-finite numbers anywhere."""
     problem = _find_unstorable(value, "content")
     if problem:
-        raise InvalidContent(problem)
+        raise InvalidContent(problem, fields={"content": [problem]})
+
+
+def validate_content(value: Any) -> dict:
+    """Check content is a non-empty JSON object within the size limit, storable as jsonb."""
+    if not isinstance(value, dict) or not value:
+        raise InvalidContent(
+            'Content must be a non-empty JSON object, e.g. {"city": "Haidian"}.',
+            fields={"content": ["must be a non-empty JSON object"]},
+        )
+    ensure_storable(value)
     try:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False).encode()
     except (TypeError, ValueError) as exc:
-        raise InvalidContent("Content must be plain JSON with finite numbers.") from exc
+        message = "Content must be plain JSON with finite numbers."
+        raise InvalidContent(message, fields={"content": [message]}) from exc
     limit = settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES
     if len(encoded) > limit:
-        raise InvalidContent(
-            f"Content is {len(encoded)} bytes; the limit is {limit}.", code="too_large", status=413
-        )
+        # A field error (400), not 413: the request was accepted, its content is too big.
+        message = f"Content is {len(encoded)} bytes; the limit is {limit // 1024} KiB."
+        raise InvalidContent(message, fields={"content": [message]})
     return value
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def parse_content(raw: Any) -> dict:
+    """Content typed by a person (the JSON text of an object) or already decoded, validated."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw, parse_constant=_refuse_constant)
+        except ValueError as exc:
+            detail = (
+                f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+                if isinstance(exc, json.JSONDecodeError)
+                else str(exc)
+            )
+            message = f"Content is not valid JSON: {detail}."
+            raise InvalidContent(message, fields={"content": [message]}) from None
+    return validate_content(raw)

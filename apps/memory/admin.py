@@ -1,5 +1,8 @@
 """Django admin for tenants, scopes, memory items and their versions.
 
+Tenant and Scope (apps.tenancy) are registered here because saving a tenant writes an
+audit event, and tenancy sits below audit.
+
 Tenants (policies) are edited here, audited. Scopes, items and versions are
 read-only: every change to memory goes through apps.memory.services (API, console),
 which keeps versions and the audit log. Big tables use a capped count paginator so a
@@ -7,36 +10,13 @@ changelist never counts millions of rows.
 """
 
 from django.contrib import admin
-from django.core.paginator import Paginator
 from django.db import transaction
-from django.utils.functional import cached_property
 
 from apps.audit.models import Action
 from apps.audit.services import record
-from apps.memory.models import MemoryItem, MemoryVersion, Scope, Tenant
-
-COUNT_CAP = 10_000
-
-
-class CappedCountPaginator(Paginator):
-    """Counts at most COUNT_CAP rows (SELECT COUNT(*) FROM (… LIMIT cap)), never the table."""
-
-    @cached_property
-    def count(self) -> int:
-        return self.object_list.order_by()[:COUNT_CAP].count()
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Browse and search only; writes belong to the services."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
+from apps.core.admin import CappedCountPaginator, ReadOnlyAdmin
+from apps.memory.models import MemoryItem, MemoryVersion
+from apps.tenancy.models import Scope, Tenant
 
 
 @admin.register(Tenant)

@@ -6,9 +6,10 @@ from django.db.models import F, QuerySet
 from django.db.models.lookups import IContains
 from rest_framework import serializers
 
+from apps.access.selectors import tenants_visible_to
 from apps.memory.gate.stages import parse_scope_key
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Tenant
-from apps.memory.selectors import tenants_visible_to
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
+from apps.tenancy.models import Tenant
 
 
 class TrigramIContains(IContains):

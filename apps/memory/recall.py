@@ -50,9 +50,11 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
-from apps.memory.models import MemoryItem, MemoryStatus, Scope, Tenant
+from apps.core.errors import ServiceError
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import REINFORCEMENT_STEP, effective_score
 from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.models import Scope, Tenant
 from memory_console.db import planned_for_each_call
 
 CANDIDATE_LIMIT = 200
@@ -85,8 +87,11 @@ _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 _SUFFIXES = ("ing", "ed", "es", "ly", "s")
 
 
-class ScopeNotFound(LookupError):
+class ScopeNotFound(ServiceError, LookupError):
     """The scope does not exist in that tenant, or the caller may not read it."""
+
+    code = "not_found"
+    status = 404
 
 
 @dataclass(frozen=True)

@@ -2,19 +2,11 @@
 
 import uuid
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from apps.access.selectors import filter_by_grant, has_global_access
-from apps.memory.models import MemoryItem, Scope, Tenant
-
-
-def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
-    """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
-    direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
-    if has_global_access(user):
-        return direct
-    scopes = filter_by_grant(Scope.objects.all(), user, perm, tenant_field=None, scope_field="pk")
-    return Tenant.objects.filter(Q(pk__in=direct.values("pk")) | Q(pk__in=scopes.values("tenant")))
+from apps.access.selectors import filter_by_grant
+from apps.memory.models import MemoryItem
+from apps.tenancy.models import Scope, Tenant
 
 
 def scopes_visible_to(user, perm: str = "view_memories") -> QuerySet[Scope]:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.core.errors import ServiceError
+from apps.core.validation import ensure_storable, validate_content
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected, configured_stages, run_hooks
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
@@ -26,11 +27,17 @@ from memory_console.db import insert_rows
 _SCORING_FIELDS = {"importance", "half_life_days", "last_access_at"}
 
 
-class StaleVersion(Exception):
+class StaleVersion(ServiceError):
     """The caller edited an older version than the one stored (answer 409)."""
 
+    code = "version_conflict"
+    status = 409
+
     def __init__(self, current_version: int):
-        super().__init__(f"The memory is at version {current_version}; reload and retry.")
+        message = f"The memory is at version {current_version}; reload and retry."
+        super().__init__(
+            message, fields={"version": [message]}, extra={"current_version": current_version}
+        )
         self.current_version = current_version
 
 
@@ -75,6 +82,7 @@ def create_item(
     audit_data: dict | None = None,
 ) -> MemoryItem:
     """Insert a new item with its first version and audit event."""
+    ensure_storable(values.get("content"))  # the last line, before anything is written
     # No savepoint: a failed insert has nothing to salvage, so it fails the caller's
     # transaction too (two fewer round trips per write through the gate).
     with transaction.atomic(savepoint=False):
@@ -112,6 +120,7 @@ def update_item(
     With `expected_version`, a caller that read an older version gets StaleVersion
     instead of silently overwriting someone else's edit.
     """
+    ensure_storable(changes.get("content"))  # the last line, before anything is written
     with audited_change():
         # After the chain's lock (audited_change), the item row only, in the mode an
         # UPDATE takes (FOR NO KEY UPDATE): a key-level lock on it or on its joined
@@ -308,6 +317,7 @@ def _apply_screened_content(
     *, item: MemoryItem, content: dict, changes: dict, actor: Any
 ) -> list[Callable[[MemoryItem], None]]:
     """Fold screened content (possibly redacted or sealed, possibly quarantined) into changes."""
+    content = validate_content(content)
     draft = _screen_content(item=item, content=content, actor=actor)
     values = draft.values
     changes["content"] = values["content"]
@@ -406,12 +416,11 @@ def give_feedback(*, item_id: Any, signal: str, actor: Any) -> MemoryItem:
         )
 
 
-class MergeRefused(Exception):
+class MergeRefused(ServiceError):
     """The items cannot be merged (different scopes, not active, too few)."""
 
     def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+        super().__init__(message, fields={"ids": [message]})
 
 
 def merge_items(*, item_ids: list[Any], actor: Any, content: dict | None = None) -> MemoryItem:

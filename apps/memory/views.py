@@ -5,26 +5,21 @@ through apps.memory.services. Pages never COUNT the table: they fetch one row mo
 than they show to know whether a next page exists.
 """
 
-import base64
 import json
 import uuid
-from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views import View
 
-from apps.access.sections import SectionRequiredMixin
+from apps.core.pagination import KeysetPager
 from apps.memory.filters import MemoryItemFilter
 from apps.memory.forms import RollbackForm
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, category_band
+from apps.memory.models import MemoryStatus, MemoryVersion, category_band
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import items_visible_to, user_has_perm_on
 from apps.memory.services import RollbackRefused, rollback_to_version
@@ -34,66 +29,8 @@ REVIEW_PERM = "review_memories"
 CONFLICT_RESOLVED = "conflict.resolved"
 
 
-@dataclass
-class KeysetPage:
-    """One page of items, newest first, with cursors to its neighbours (no COUNT)."""
-
-    rows: list[MemoryItem] = field(default_factory=list)
-    next_cursor: str = ""
-    previous_cursor: str = ""
-
-
-def encode_cursor(item: MemoryItem) -> str:
-    raw = f"{item.created_at.isoformat()}|{item.pk.hex}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, uuid.UUID] | None:
-    """The (created_at, id) a cursor names; None for a missing or garbled one."""
-    if not cursor:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        stamp, _, pk = raw.rpartition("|")
-        created_at = parse_datetime(stamp)
-        return (created_at, uuid.UUID(pk)) if created_at else None
-    except (ValueError, UnicodeDecodeError):
-        return None
-
-
-def keyset_page(
-    queryset: QuerySet[MemoryItem], *, after: str = "", before: str = "", size: int = PAGE_SIZE
-) -> KeysetPage:
-    """Rows after (older than) or before (newer than) a cursor; fetches size+1 rows."""
-    page = KeysetPage()
-    newer = decode_cursor(before)
-    older = decode_cursor(after)
-    if newer is not None:
-        created_at, pk = newer
-        rows = list(
-            queryset.filter(
-                Q(created_at__gt=created_at) | Q(created_at=created_at, pk__gt=pk)
-            ).order_by("created_at", "pk")[: size + 1]
-        )
-        has_previous, rows = len(rows) > size, rows[:size]
-        page.rows = rows[::-1]
-        if page.rows:
-            page.next_cursor = encode_cursor(page.rows[-1])
-        if has_previous:
-            page.previous_cursor = encode_cursor(page.rows[0])
-        return page
-    if older is not None:
-        created_at, pk = older
-        queryset = queryset.filter(
-            Q(created_at__lt=created_at) | Q(created_at=created_at, pk__lt=pk)
-        )
-    rows = list(queryset.order_by("-created_at", "-pk")[: size + 1])
-    page.rows = rows[:size]
-    if len(rows) > size:
-        page.next_cursor = encode_cursor(page.rows[-1])
-    if older is not None and page.rows:
-        page.previous_cursor = encode_cursor(page.rows[0])
-    return page
+# Newest first, on the (created_at, id) index; the memory browser's pages.
+MEMORY_PAGES = KeysetPager(("-created_at", "-id"), size=PAGE_SIZE)
 
 
 def _optional_reverse(name: str, *args) -> str:
@@ -104,7 +41,7 @@ def _optional_reverse(name: str, *args) -> str:
         return ""
 
 
-class MemoryListView(SectionRequiredMixin, View):
+class MemoryListView(LoginRequiredMixin, View):
     """Items the user may read, newest first, filtered, keyset-paginated."""
 
     section = "memory:list"
@@ -119,7 +56,7 @@ class MemoryListView(SectionRequiredMixin, View):
         # An invalid filter (e.g. a tenant outside the grant) shows nothing, not everything.
         valid = not filterset.is_bound or filterset.is_valid()
         matching = filterset.qs if valid else visible.none()
-        page = keyset_page(
+        page = MEMORY_PAGES.page(
             matching,
             after=request.GET.get("after", ""),
             before=request.GET.get("before", ""),

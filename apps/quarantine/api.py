@@ -3,21 +3,15 @@ selectors and services as the console; outside the caller's grant an entry is 40
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.core.api import KeysetCursorPagination
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
 from apps.quarantine.models import EntryStatus, QuarantineEntry
-
-
-class AlreadyDecidedError(exceptions.APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "already_decided"
-    default_detail = "This entry was already decided."
 
 
 class QuarantineEntrySerializer(serializers.ModelSerializer):
@@ -57,13 +51,10 @@ class DecisionRequest(serializers.Serializer):
     reason = serializers.CharField(max_length=services.MAX_REASON_LENGTH)
 
 
-class QueueCursorPagination(CursorPagination):
+class QueueCursorPagination(KeysetCursorPagination):
     """The queue's working order (risk, then age); no COUNT over the table."""
 
     ordering = selectors.QUEUE_ORDER
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
 
 
 class QuarantineEntryViewSet(
@@ -86,14 +77,9 @@ class QuarantineEntryViewSet(
         entry = get_object_or_404(selectors.entries_visible_to(request.user, perm), pk=pk)
         body = DecisionRequest(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            services.DECISIONS[decision](
-                entry_id=entry.pk, actor=request.user, reason=body.validated_data["reason"]
-            )
-        except services.AlreadyDecided as lost:
-            raise AlreadyDecidedError(str(lost)) from None
-        except services.QuarantineError as refused:
-            raise exceptions.ValidationError({"reason": [str(refused)]}) from None
+        services.DECISIONS[decision](
+            entry_id=entry.pk, actor=request.user, reason=body.validated_data["reason"]
+        )
         entry = self.get_queryset().get(pk=entry.pk)
         return Response(QuarantineEntrySerializer(entry).data)
 

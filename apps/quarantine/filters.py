@@ -7,9 +7,10 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from apps.memory.models import SourceKind, Tenant
-from apps.memory.selectors import tenants_visible_to
+from apps.access.selectors import tenants_visible_to
+from apps.memory.models import SourceKind
 from apps.quarantine.models import QuarantineEntry
+from apps.tenancy.models import Tenant
 
 AGE_BUCKETS = {
     "1h": ("Under an hour", None, timedelta(hours=1)),

@@ -32,10 +32,10 @@ class QuarantineEntry(models.Model):
     )
     # Denormalised from the item so the queue filters and grants never join through it.
     tenant = models.ForeignKey(
-        "memory.Tenant", on_delete=models.CASCADE, related_name="quarantine_entries"
+        "tenancy.Tenant", on_delete=models.CASCADE, related_name="quarantine_entries"
     )
     scope = models.ForeignKey(
-        "memory.Scope", on_delete=models.CASCADE, related_name="quarantine_entries"
+        "tenancy.Scope", on_delete=models.CASCADE, related_name="quarantine_entries"
     )
     status = models.CharField(
         max_length=16, choices=EntryStatus.choices, default=EntryStatus.PENDING

@@ -1,17 +1,19 @@
 """Permission-aware reads of the quarantine queue, shared by the console and the API."""
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
 from apps.access.selectors import count_by_grant, filter_by_grant, held_permissions
+from apps.core.pagination import KeysetPager
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 
 NAV_COUNT_CAP = 1000
 QUEUE_ORDER = ("-risk", "created_at", "id")
+# Cursors and continuation of the queue order (the one keyset pager).
+QUEUE_PAGES = KeysetPager(QUEUE_ORDER)
 PREVIEW_LENGTH = 140
 
 
@@ -48,15 +50,6 @@ def queue_for(user, status: str = EntryStatus.PENDING) -> QuerySet[QuarantineEnt
     return entries.select_related("tenant", "scope", "item").order_by(*QUEUE_ORDER)
 
 
-def after_cursor(entries: QuerySet, *, risk: float, created_at: datetime, pk: int) -> QuerySet:
-    """Keyset continuation of the queue order after (risk, created_at, id)."""
-    return entries.filter(
-        Q(risk__lt=risk)
-        | Q(risk=risk, created_at__gt=created_at)
-        | Q(risk=risk, created_at=created_at, pk__gt=pk)
-    )
-
-
 def capped_count(queryset: QuerySet, cap: int) -> int:
     """Count at most `cap` rows (never a COUNT over the whole queue)."""
     return queryset.order_by().values("pk")[:cap].count()
@@ -78,7 +71,7 @@ def next_entry(user, *, after: QuarantineEntry | None) -> QuarantineEntry | None
     """The entry that follows `after` in the queue (or the first one)."""
     entries = queue_for(user)
     if after is not None:
-        entries = after_cursor(entries, risk=after.risk, created_at=after.created_at, pk=after.pk)
+        entries = QUEUE_PAGES.following(entries, QUEUE_PAGES.values_of(after))
     return entries.first()
 
 

@@ -3,7 +3,6 @@ blast radius. Item changes go through apps.memory.services so versions and audit
 whole; each decision claims its entry with a conditional UPDATE so two reviewers can
 never both decide the same entry."""
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +15,8 @@ from django.utils.formats import date_format
 
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.errors import ServiceError
+from apps.core.validation import parse_content
 from apps.memory.content import render_text
 from apps.memory.gate import resume_after_release
 from apps.memory.models import MemoryItem, MemoryStatus, SourceKind
@@ -31,16 +32,15 @@ TRUSTED_CORROBORATION_KINDS = {SourceKind.EXPLICIT_STATEMENT}
 OPEN_STATUSES = (EntryStatus.PENDING, EntryStatus.ESCALATED)
 
 
-class QuarantineError(Exception):
+class QuarantineError(ServiceError):
     """A decision that cannot be applied; the message is safe to show to the reviewer."""
 
 
 class AlreadyDecided(QuarantineError):
     """Another reviewer decided the entry first."""
 
-
-class InvalidContent(QuarantineError):
-    """Edited content is not a JSON object within the size limit."""
+    code = "already_decided"
+    status = 409
 
 
 def _actor_label(actor: Any) -> str:
@@ -131,7 +131,7 @@ def release_entry(*, entry_id: int, actor: Any, reason: str) -> QuarantineEntry:
 def edit_and_release(*, entry_id: int, actor: Any, reason: str, content: Any) -> QuarantineEntry:
     """Replace the memory's content with a reviewer's corrected version and release it."""
     reason = _clean_reason(reason)
-    content = validate_content(content)
+    content = parse_content(content)
     with audited_change():
         entry = _claim(
             entry_id=entry_id, actor=actor, reason=reason, to_status=EntryStatus.RELEASED
@@ -278,23 +278,6 @@ def bulk_decide(*, entry_ids: list[int], decision: str, actor: Any, reason: str)
         else:
             succeeded += 1
     return BulkOutcome(succeeded=succeeded, already_decided=already)
-
-
-def validate_content(content: Any) -> dict:
-    """Edited content must be a JSON object (or its text) within the size limit."""
-    if isinstance(content, str):
-        try:
-            content = json.loads(content)
-        except ValueError as error:
-            raise InvalidContent(f"Content is not valid JSON: {error.msg}.") from None
-    if not isinstance(content, dict) or not content:
-        raise InvalidContent("Content must be a non-empty JSON object.")
-    size = len(json.dumps(content, ensure_ascii=False).encode())
-    if size > settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES:
-        raise InvalidContent(
-            f"Content is {size} bytes; the limit is {settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES}."
-        )
-    return content
 
 
 # --- corroboration -------------------------------------------------------------------

@@ -17,8 +17,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
-from apps.access.sections import SectionRequiredMixin
-from apps.memory.selectors import tenants_visible_to
+from apps.access.selectors import tenants_visible_to
+from apps.core.errors import ServiceError
+from apps.core.htmx import is_partial
+from apps.core.pagination import KeysetPage
 from apps.quarantine import selectors, services
 from apps.quarantine.filters import QuarantineEntryFilter
 from apps.quarantine.forms import (
@@ -45,11 +47,6 @@ DECISION_PERMS = {
     "reject": "review_memories",
     "escalate": "review_memories",
 }
-
-
-def is_partial(request: HttpRequest) -> bool:
-    """An htmx request that wants a fragment, not a whole page."""
-    return bool(getattr(request, "htmx", False)) and not request.htmx.boosted
 
 
 def _is_reviewer(user) -> bool:
@@ -85,7 +82,7 @@ def _panel_entry(pk: int) -> QuarantineEntry:
     )
 
 
-class QueueView(SectionRequiredMixin, View):
+class QueueView(LoginRequiredMixin, View):
     """Pending (or escalated) entries by risk then age, filterable, keyset-paginated."""
 
     section = "quarantine:queue"
@@ -98,15 +95,12 @@ class QueueView(SectionRequiredMixin, View):
         entry_filter = QuarantineEntryFilter(request.GET or None, queryset=entries, request=request)
         entries = entry_filter.qs if entry_filter.is_bound else entries
         filtered = entries
-        after_pk = request.GET.get("after", "")
-        anchor = None
-        if after_pk.isdigit():
-            anchor = filtered.filter(pk=int(after_pk)).values("risk", "created_at", "pk").first()
-        if anchor is None:
+        position = selectors.QUEUE_PAGES.position(QuarantineEntry, request.GET.get("after", ""))
+        if position is None:
             # First page: the ids fetched for it also give the capped count.
             page, total = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=COUNT_CAP + 1)
         else:
-            entries = selectors.after_cursor(entries, **anchor)
+            entries = selectors.QUEUE_PAGES.following(entries, position)
             page, _ = selectors.queue_page(entries, size=PAGE_SIZE + 1, lookahead=PAGE_SIZE + 1)
             total = selectors.capped_count(filtered, COUNT_CAP + 1)
         if not page and not _is_reviewer(request.user):
@@ -124,10 +118,7 @@ class QueueView(SectionRequiredMixin, View):
             selected = _panel_entry(page[0].pk) if status == "pending" else None
         params = request.GET.copy()
         params.pop("after", None)
-        next_query = ""
-        if has_next:
-            params["after"] = str(page[-1].pk)
-            next_query = params.urlencode()
+        next_cursor = selectors.QUEUE_PAGES.cursor(page[-1]) if has_next else ""
         return render(
             request,
             "quarantine/queue.html",
@@ -136,7 +127,8 @@ class QueueView(SectionRequiredMixin, View):
                 "filter": entry_filter,
                 "entries": page,
                 "total_label": f"{COUNT_CAP}+" if total > COUNT_CAP else str(total),
-                "next_query": next_query,
+                "page": KeysetPage(page, next_cursor=next_cursor),
+                "query": params.urlencode(),
                 "bulk_form": BulkDecisionForm(),
                 **entry_panel_context(request, selected),
             },
@@ -221,8 +213,8 @@ class DecideView(LoginRequiredMixin, View):
                 services.DECISIONS[decision](
                     entry_id=entry.pk, actor=request.user, reason=data["reason"]
                 )
-        except services.QuarantineError as refused:
-            return str(refused)
+        except ServiceError as refused:
+            return refused.message
         return ""
 
     def _answer_error(self, request, entry, error: str) -> HttpResponse:

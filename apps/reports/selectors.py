@@ -17,9 +17,10 @@ from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
-from apps.access.selectors import filter_by_grant
-from apps.memory.models import MemoryItem, MemoryStatus, Tenant
-from apps.memory.selectors import scopes_visible_to, tenants_visible_to
+from apps.access.selectors import filter_by_grant, tenants_visible_to
+from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.models import Tenant
 
 # Either permission lets a user see a tenant's figures (analysts hold only view_reports).
 FIGURE_PERMS = ("view_memories", "view_reports")

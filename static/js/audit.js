@@ -6,8 +6,8 @@
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (target && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
     var link = null;
-    if (event.key === "[") link = document.getElementById("newer-page");
-    if (event.key === "]") link = document.getElementById("older-page");
+    if (event.key === "[") link = document.getElementById("previous-page");
+    if (event.key === "]") link = document.getElementById("next-page");
     if (link) {
       event.preventDefault();
       window.location.assign(link.href);

@@ -3,8 +3,9 @@
 import pytest
 
 from apps.access.roles import Role
+from apps.access.selectors import tenants_visible_to
 from apps.access.services import grant_role
-from apps.memory.selectors import items_visible_to, scopes_visible_to, tenants_visible_to
+from apps.memory.selectors import items_visible_to, scopes_visible_to
 from tests.factories import MemoryItemFactory, ScopeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

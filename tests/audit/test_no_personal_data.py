@@ -18,7 +18,8 @@ from apps.access.services import grant_role, revoke_role
 from apps.audit.models import Action, AuditEvent
 from apps.audit.services import create_checkpoint, verify_chain
 from apps.memory import services as memory
-from apps.memory.models import MemoryItem, MemoryType, Scope
+from apps.memory.models import MemoryItem, MemoryType
+from apps.tenancy.models import Scope
 from tests.factories import ScopeFactory, UserFactory
 
 MARKER = "zqxmarkerzqx"  # not hex, so no hash can contain it by chance

@@ -45,7 +45,7 @@ def events(tenant_a, tenant_b, tenant_c):
 def sequences_on_page(client, **params) -> set[int]:
     response = client.get(LIST, params)
     assert response.status_code == 200
-    return {event.sequence for event in response.context["page"].events}
+    return {event.sequence for event in response.context["page"].rows}
 
 
 def sequences_from_api(client, **params) -> set[int]:
@@ -162,7 +162,7 @@ def test_time_range_filter(client, officer, events):
 def test_foreign_tenant_is_not_a_filter_choice(client, officer, events):
     client.force_login(officer)
     response = client.get(LIST, {"tenant": "tenant-c"})
-    assert response.context["page"].events == []
+    assert response.context["page"].rows == []
     assert "tenant" in response.context["filter"].errors
 
 
@@ -175,17 +175,17 @@ def test_keyset_pages_walk_older_and_back_newer_without_counting(client, officer
     audit_queries = [q["sql"].upper() for q in queries if "AUDIT_AUDITEVENT" in q["sql"].upper()]
     assert audit_queries
     assert not any("COUNT(" in sql for sql in audit_queries)
-    assert [e.sequence for e in first.events] == made[::-1][:50]
-    second = client.get(LIST, {"action": Action.JOB_RUN, "before": first.older_than})
+    assert [e.sequence for e in first.rows] == made[::-1][:50]
+    second = client.get(LIST, {"action": Action.JOB_RUN, "after": first.next_cursor})
     second_page = second.context["page"]
-    assert [e.sequence for e in second_page.events] == made[::-1][50:100]
-    assert f"before={second_page.older_than}" in second.text
-    third = client.get(LIST, {"action": Action.JOB_RUN, "before": second_page.older_than})
-    assert [e.sequence for e in third.context["page"].events] == made[::-1][100:]
-    assert third.context["page"].older_than is None
-    back = client.get(LIST, {"action": Action.JOB_RUN, "after": second_page.newer_than})
-    assert [e.sequence for e in back.context["page"].events] == made[::-1][:50]
-    assert back.context["page"].newer_than is None
+    assert [e.sequence for e in second_page.rows] == made[::-1][50:100]
+    assert f"after={second_page.next_cursor}" in second.text
+    third = client.get(LIST, {"action": Action.JOB_RUN, "after": second_page.next_cursor})
+    assert [e.sequence for e in third.context["page"].rows] == made[::-1][100:]
+    assert third.context["page"].next_cursor == ""
+    back = client.get(LIST, {"action": Action.JOB_RUN, "before": second_page.previous_cursor})
+    assert [e.sequence for e in back.context["page"].rows] == made[::-1][:50]
+    assert back.context["page"].previous_cursor == ""
 
 
 def test_list_page_and_api_query_counts_stay_flat(

@@ -10,16 +10,15 @@ from apps.conflicts.models import ConflictStatus, Resolution
 from apps.conflicts.services import (
     AlreadyResolved,
     ConflictError,
-    InvalidContent,
     NotResolved,
     NotSuperseded,
     RevertBlocked,
     bulk_keep_newest,
-    parse_merged_content,
     reinstate_item,
     resolve_conflict,
     revert_resolution,
 )
+from apps.core.validation import InvalidContent, parse_content
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall import recall_memories
 from apps.memory.services import update_item
@@ -135,9 +134,9 @@ def test_merge_refuses_bad_content_and_leaves_the_conflict_open(conflict, operat
     assert conflict.status == ConflictStatus.OPEN
 
 
-def test_parse_merged_content_accepts_objects_and_their_text():
-    assert parse_merged_content({"a": 1}) == {"a": 1}
-    assert parse_merged_content('{"a": [1, {"b": 2}]}') == {"a": [1, {"b": 2}]}
+def test_parse_content_accepts_objects_and_their_text():
+    assert parse_content({"a": 1}) == {"a": 1}
+    assert parse_content('{"a": [1, {"b": 2}]}') == {"a": [1, {"b": 2}]}
 
 
 def test_unknown_resolution_is_refused(conflict, operator_a):

@@ -9,7 +9,8 @@ from django.test import override_settings
 from django.urls import reverse
 
 from apps.audit.models import Action, AuditEvent
-from apps.memory.api.limits import RequestTooLarge, SizeLimitedJSONParser
+from apps.core.errors import RequestTooLarge
+from apps.memory.api.limits import SizeLimitedJSONParser
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.services import remember
 from tests.memory.api_helpers import (  # noqa: F401 (fixtures)

@@ -10,8 +10,9 @@ from django.test import override_settings
 from apps.access.api_keys import create_api_key
 from apps.audit.models import Action, AuditEvent
 from apps.memory.gate import GateRejected, configured_stages
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion, Scope
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.services import remember
+from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.memory.api_helpers import remember_body
 

@@ -4,8 +4,9 @@ import pytest
 from django.core.management import call_command
 
 from apps.memory.content import content_hash, render_text
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Scope, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.scoring import compute_archive_due_at, default_half_life
+from apps.tenancy.models import Scope, Tenant
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

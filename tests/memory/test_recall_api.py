@@ -6,7 +6,8 @@ from rest_framework.test import APIClient
 
 from apps.audit.models import Action, AuditEvent
 from apps.memory import crypto
-from apps.memory.models import MemoryItem, SensitivePolicy
+from apps.memory.models import MemoryItem
+from apps.tenancy.models import SensitivePolicy
 from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
     agent_a_key,
     agent_b_key,

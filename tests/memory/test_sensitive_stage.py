@@ -7,8 +7,8 @@ from apps.memory import crypto
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected
 from apps.memory.gate.sensitive import SensitiveDataStage
-from apps.memory.models import SensitivePolicy
 from apps.memory.services import create_item
+from apps.tenancy.models import SensitivePolicy
 from tests.factories import ScopeFactory, TenantFactory
 
 CARD = "4111 1111 1111 1111"

@@ -7,8 +7,9 @@ from django.urls import reverse
 from apps.access.api_keys import create_api_key
 from apps.access.models import AgentAPIKey
 from apps.audit.models import Action, AuditEvent
-from apps.memory.models import MemoryItem, MemoryVersion, Scope, Tenant
+from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.services import create_item
+from apps.tenancy.models import Scope, Tenant
 from tests.factories import MemoryItemFactory, ScopeFactory
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def test_item_page_is_read_only_and_never_shows_the_sealed_token(client, admin_u
 
 def test_tenant_policy_change_in_admin_is_audited(client, admin_user, tenant_a):
     client.force_login(admin_user)
-    url = reverse("admin:memory_tenant_change", args=[tenant_a.pk])
+    url = reverse("admin:tenancy_tenant_change", args=[tenant_a.pk])
     data = {
         "slug": tenant_a.slug,
         "name": tenant_a.name,

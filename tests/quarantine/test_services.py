@@ -6,11 +6,11 @@ import pytest
 from django.db import connection
 
 from apps.audit.models import Action, AuditEvent
+from apps.core.validation import InvalidContent
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 from apps.quarantine.services import (
     AlreadyDecided,
-    InvalidContent,
     QuarantineError,
     bulk_decide,
     edit_and_release,

@@ -17,11 +17,9 @@ from apps.conflicts.services.detection import (
 from apps.conflicts.services.errors import (
     AlreadyResolved,
     ConflictError,
-    InvalidContent,
     NotResolved,
     NotSuperseded,
     RevertBlocked,
-    parse_merged_content,
 )
 from apps.conflicts.services.reinstatement import reinstate_item
 from apps.conflicts.services.resolution import (
@@ -39,7 +37,6 @@ __all__ = [
     "BulkResult",
     "ConflictError",
     "DetectionReport",
-    "InvalidContent",
     "NotResolved",
     "NotSuperseded",
     "RevertBlocked",
@@ -51,7 +48,6 @@ __all__ = [
     "hold_for_review",
     "newest_resolution",
     "open_conflict",
-    "parse_merged_content",
     "reinstate_item",
     "resolution_touches",
     "resolve_conflict",

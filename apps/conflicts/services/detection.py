@@ -17,8 +17,9 @@ from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.conflicts.models import Conflict, DetectedBy
 from apps.conflicts.policy import is_last_write_wins
-from apps.memory.models import MemoryItem, MemoryStatus, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import update_item
+from apps.tenancy.models import Tenant
 
 BULK_SCAN_ACTOR = "conflict-scan"
 # Namespace of the (scope, key) advisory locks; arbitrary, distinct from the audit lock.

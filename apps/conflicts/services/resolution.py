@@ -23,8 +23,8 @@ from apps.conflicts.services.errors import (
     ConflictError,
     NotResolved,
     RevertBlocked,
-    parse_merged_content,
 )
+from apps.core.validation import parse_content
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.services import snapshot_version, update_item
 
@@ -103,7 +103,7 @@ def resolve_conflict(
         raise ConflictError(
             "Choose keep_new, keep_old, keep_both or merge.", fields={"resolution": "invalid"}
         ) from None
-    merged = parse_merged_content(content) if resolution == Resolution.MERGE else None
+    merged = parse_content(content) if resolution == Resolution.MERGE else None
     reason = (reason or "").strip()
     with audited_change():
         claimed = Conflict.objects.filter(pk=conflict_id, status=ConflictStatus.OPEN).update(
@@ -236,7 +236,8 @@ def revert_resolution(*, conflict_id: int, actor: Any, reason: str = "") -> Conf
                 )
         except IntegrityError:
             raise ConflictError(
-                "Another open conflict already covers these two memories; resolve it instead."
+                "Another open conflict already covers these two memories; resolve it instead.",
+                status=409,
             ) from None
         conflict.refresh_from_db()
         record(

@@ -1,27 +1,17 @@
 """Request size limits for the API: 413 in the CONTRACT error shape, before parsing.
 
-Kept apart from errors.py because DRF imports the parser while building its settings,
+Kept apart from apps.core.api because DRF imports the parser while building its settings,
 and this module must not import rest_framework.views in turn.
 """
 
 import json
-from typing import Any
 
 from django.conf import settings
 from django.http import JsonResponse
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
-
-class RequestTooLarge(exceptions.APIException):
-    status_code = 413
-    default_detail = "The request body is too large."
-    default_code = "too_large"
-
-
-def error_body(code: str, message: str, fields: dict | None = None) -> dict[str, Any]:
-    """Build the CONTRACT error document."""
-    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+from apps.core.errors import RequestTooLarge, error_body
 
 
 def max_request_bytes() -> int:

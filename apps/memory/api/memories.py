@@ -18,10 +18,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from apps.access.models import AgentAPIKey
+from apps.core.api import KeysetCursorPagination
 from apps.memory.api.serializers import (
     FeedbackRequest,
     MemoryListQuery,
@@ -35,7 +35,6 @@ from apps.memory.gate.stages import parse_scope_key
 from apps.memory.models import MemoryItem
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
-    MergeRefused,
     forget_item,
     give_feedback,
     merge_items,
@@ -99,13 +98,10 @@ def api_key_prefix(request) -> str:
     return request.auth.prefix if isinstance(request.auth, AgentAPIKey) else ""
 
 
-class MemoryCursorPagination(CursorPagination):
+class MemoryCursorPagination(KeysetCursorPagination):
     """Newest first; cursors stay cheap however large the table grows."""
 
     ordering = ("-created_at", "-id")
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
 
 
 @extend_schema_view(
@@ -275,11 +271,8 @@ class MemoryViewSet(
         visible = set(self.get_queryset().filter(pk__in=ids).values_list("pk", flat=True))
         if visible != set(ids):
             raise exceptions.NotFound()
-        try:
-            merged = merge_items(
-                item_ids=ids, actor=request.user, content=body.validated_data.get("content")
-            )
-        except MergeRefused as exc:
-            raise serializers.ValidationError({"ids": [exc.message]}) from exc
+        merged = merge_items(
+            item_ids=ids, actor=request.user, content=body.validated_data.get("content")
+        )
         merged = MemoryItem.objects.select_related("tenant", "scope").get(pk=merged.pk)
         return Response(self.get_serializer(merged).data)

@@ -11,14 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.serializers import FiniteFloatField, NoNulCharField
 from apps.memory.api.memories import ErrorResponse
 from apps.memory.api.serializers import MemorySerializer
-from apps.memory.gate.stages import (
-    MAX_EMBEDDING_DIMENSIONS,
-    FiniteFloatField,
-    NoNulCharField,
-    parse_scope_key,
-)
+from apps.memory.gate.stages import MAX_EMBEDDING_DIMENSIONS, parse_scope_key
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
 

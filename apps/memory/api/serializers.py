@@ -7,12 +7,8 @@ Output is data, not markup: JSON carries memory content unescaped, and never the
 from django.utils import timezone
 from rest_framework import serializers
 
-from apps.memory.gate.stages import (
-    FiniteFloatField,
-    NoNulCharField,
-    RememberRequest,
-    validate_content,
-)
+from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
+from apps.memory.gate.stages import RememberRequest
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.scoring import effective_score
 from apps.memory.services import FeedbackSignal
@@ -116,7 +112,7 @@ class MemoryPatchRequest(serializers.Serializer):
     expires_at = serializers.DateTimeField(required=False, allow_null=True)
 
     def validate_content(self, value):
-        return validate_content(value)
+        return content_field_value(value)
 
 
 class FeedbackRequest(serializers.Serializer):
@@ -130,7 +126,7 @@ class MergeRequest(serializers.Serializer):
     content = serializers.JSONField(required=False, help_text="Content for the merged item.")
 
     def validate_content(self, value):
-        return validate_content(value)
+        return content_field_value(value)
 
 
 class MemoryListQuery(serializers.Serializer):

@@ -18,15 +18,17 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from apps.core.errors import ServiceError
 
-class GateRejected(Exception):
+# GateRejected codes that are not plain bad input.
+_STATUS_BY_CODE = {"not_found": 404, "too_large": 413}
+
+
+class GateRejected(ServiceError):
     """The write is refused; `fields` maps input fields to messages for the 400 answer."""
 
     def __init__(self, message: str, *, code: str = "invalid", fields: dict | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.fields = fields or {}
+        super().__init__(message, code=code, fields=fields, status=_STATUS_BY_CODE.get(code, 400))
 
 
 @dataclass

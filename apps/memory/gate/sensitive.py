@@ -17,8 +17,8 @@ from apps.audit.hashing import keyed_hash
 from apps.memory import crypto
 from apps.memory.content import content_hash, normalise_for_hash, render_text
 from apps.memory.gate import Draft, GateRejected
-from apps.memory.models import SensitivePolicy
 from apps.memory.sensitive import find_sensitive, redact, secret_field_kind
+from apps.tenancy.models import SensitivePolicy
 
 
 def redact_json(value: Any, kinds: set[str]) -> Any:

@@ -6,13 +6,11 @@ the existing item instead of adding a row.
 """
 
 import hashlib
-import json
 import math
 from array import array
 from functools import cache
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -21,44 +19,18 @@ from rest_framework import serializers
 from apps.access.selectors import filter_by_grant, has_global_access
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft, GateRejected
-from apps.memory.models import (
-    MemoryItem,
-    MemoryStatus,
-    MemoryType,
-    Scope,
-    ScopeKind,
-    SourceKind,
-    Tenant,
-)
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import default_half_life, reinforce
 from apps.memory.selectors import scopes_visible_to
+from apps.tenancy.models import Scope, ScopeKind, Tenant
 from memory_console.db import Parameter, PrecompiledQuery
 
 MAX_EMBEDDING_DIMENSIONS = 4096
 MAX_HALF_LIFE_DAYS = 36_500.0
 NOT_FOUND_MESSAGE = "No such tenant or scope, or you may not write there."
-
-
-def validate_content(value: Any) -> dict:
-    """Content is a JSON object of at most MEMORY_CONSOLE_MAX_CONTENT_BYTES, finite numbers only."""
-    if not isinstance(value, dict):
-        raise serializers.ValidationError("Content must be a JSON object.")
-    if not value:
-        raise serializers.ValidationError("Content must not be empty.")
-    try:
-        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False).encode()
-    except (TypeError, ValueError) as exc:
-        raise serializers.ValidationError(
-            "Content must be plain JSON with finite numbers."
-        ) from exc
-    limit = settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES
-    if len(encoded) > limit:
-        raise serializers.ValidationError(f"Content is {len(encoded)} bytes; the limit is {limit}.")
-    if "\x00" in encoded.decode():
-        raise serializers.ValidationError("Content must not contain NUL characters.")
-    return value
 
 
 def parse_scope_key(value: str) -> tuple[str, str]:
@@ -72,28 +44,6 @@ def parse_scope_key(value: str) -> tuple[str, str]:
     if len(external_id) > 200:
         raise serializers.ValidationError("The scope's external id is limited to 200 characters.")
     return kind, external_id
-
-
-class FiniteFloatField(serializers.FloatField):
-    """A float that refuses NaN and ±Infinity (they are not JSON and poison scores)."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, bool):
-            self.fail("invalid")
-        value = super().to_internal_value(data)
-        if not math.isfinite(value):
-            raise serializers.ValidationError("Must be a finite number.")
-        return value
-
-
-class NoNulCharField(serializers.CharField):
-    """Text that PostgreSQL can store (no NUL characters)."""
-
-    def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        if "\x00" in value:
-            raise serializers.ValidationError("Must not contain NUL characters.")
-        return value
 
 
 class RememberRequest(serializers.Serializer):
@@ -128,7 +78,7 @@ class RememberRequest(serializers.Serializer):
     embedding_model = NoNulCharField(max_length=100, required=False, allow_blank=True, default="")
 
     def validate_content(self, value):
-        return validate_content(value)
+        return content_field_value(value)
 
     def validate_scope(self, value):
         parse_scope_key(value)

@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import apps.memory.models
+import apps.tenancy.models
 
 
 class Migration(migrations.Migration):
@@ -98,7 +98,7 @@ class Migration(migrations.Migration):
                     "lww_key_patterns",
                     models.JSONField(
                         blank=True,
-                        default=apps.memory.models.default_lww_patterns,
+                        default=apps.tenancy.models.default_lww_patterns,
                         help_text="Fact keys (glob patterns) where the newest write supersedes the old one.",
                     ),
                 ),

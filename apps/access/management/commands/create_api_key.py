@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.access.api_keys import create_api_key
-from apps.memory.models import Tenant
+from apps.tenancy.models import Tenant
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.conflicts.services import detect_conflicts
-from apps.memory.models import Scope, Tenant
+from apps.tenancy.models import Scope, Tenant
 
 
 class Command(BaseCommand):

@@ -24,17 +24,9 @@ from django.utils import timezone
 
 from apps.memory.content import normalise_for_hash, render_text
 from apps.memory.demo import SOURCES, SyntheticTemplate, synthetic_templates
-from apps.memory.models import (
-    MemoryItem,
-    MemoryStatus,
-    MemoryType,
-    MemoryVersion,
-    Scope,
-    ScopeKind,
-    SourceKind,
-    Tenant,
-)
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, MemoryVersion, SourceKind
 from apps.memory.scoring import compute_archive_due_at, default_half_life
+from apps.tenancy.models import Scope, ScopeKind, Tenant
 
 # Mostly active, as in a healthy installation; every status appears.
 STATUS_WEIGHTS = {

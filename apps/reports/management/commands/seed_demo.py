@@ -30,6 +30,8 @@ from apps.access.roles import ROLE_PERMISSIONS, Role
 from apps.access.services import ensure_service_account, grant_role
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.conflicts.models import Conflict
+from apps.conflicts.services import resolve_conflict
 from apps.memory.demo import (
     CONFLICTING_FACTS,
     DEMO_TENANTS,
@@ -40,9 +42,10 @@ from apps.memory.demo import (
     synthetic_templates,
 )
 from apps.memory.gate import GateRejected
-from apps.memory.models import MemoryItem, MemoryStatus, Scope, SensitivePolicy, Tenant
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import default_half_life
 from apps.memory.services import create_item, forget_item, remember
+from apps.tenancy.models import Scope, SensitivePolicy, Tenant
 
 DEMO_PASSWORD = "memory-console-demo"  # noqa: S105 - documented demo password (README)
 SEED_RUN_ID = "seed-demo"
@@ -259,11 +262,6 @@ class Command(BaseCommand):
 
     def settle_some_conflicts(self, tenant: Tenant) -> None:
         """Resolve a few conflicts so the history shows undoable resolutions and rejections."""
-        try:
-            from apps.conflicts.models import Conflict
-            from apps.conflicts.services import resolve_conflict
-        except ImportError:  # the conflicts app is optional for the demo
-            return
         operator = get_user_model().objects.get(username="operator")
         open_conflicts = list(Conflict.objects.filter(tenant=tenant).order_by("pk")[:4])
         for conflict, resolution in zip(open_conflicts, ["keep_old", "keep_new"], strict=False):

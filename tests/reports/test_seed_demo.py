@@ -6,9 +6,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from apps.access.selectors import tenants_visible_to
 from apps.audit.models import AuditEvent
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, Scope, Tenant
-from apps.memory.selectors import items_visible_to, tenants_visible_to
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
+from apps.memory.selectors import items_visible_to
+from apps.tenancy.models import Scope, Tenant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
