@@ -20,9 +20,9 @@ from apps.access.services import grant_role
 from apps.audit.models import Action
 from apps.conflicts.models import Conflict
 from apps.conflicts.services import resolve_conflict
-from apps.memory.models import ScopeKind
 from apps.memory.services import update_item
 from apps.quarantine.models import EntryStatus
+from apps.tenancy.models import ScopeKind, Tenant
 from tests.conflicts.factories import write_through_conflict_stage
 from tests.conftest import browser_test, logged_in_page
 from tests.factories import MemoryItemFactory, ScopeFactory, TenantFactory, UserFactory
@@ -103,7 +103,6 @@ def world(transactional_db):
 
 
 def persona(role: Role | None, tenant_slug: str, **extra):
-    from apps.memory.models import Tenant
 
     user = UserFactory(username=f"{role or 'admin'}-e2e", **extra)
     if role is not None:
