@@ -7,9 +7,10 @@ HOST ?= 127.0.0.1:8000
 
 # The development targets run with DEBUG on (fixed dev keys); production sets DEBUG=false
 # with real keys and uses `make worker` / `make beat` under its own environment.
-run test bench seed migrate install-dev: export DEBUG ?= true
+run test typecheck bench seed migrate install-dev: export DEBUG ?= true
 
-.PHONY: run test lint format bench worker beat install install-dev migrate seed clean
+# `make typecheck` runs mypy alone (configured in pyproject.toml); `make test` runs it too.
+.PHONY: run test typecheck lint format bench worker beat install install-dev migrate seed clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,7 +41,11 @@ test: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q
+
+typecheck: install-dev
+	$(VENV)/bin/mypy
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -1,36 +1,155 @@
 #!/usr/bin/env python
-"""Injection-detector quality and throughput (issue 5: recall >= 0.95 at FPR <= 0.02,
->= 2,000 texts/s of 1 KiB on one core).
+"""Injection-detector quality on dev and held-out test sets, and throughput (issue 17:
+recall >= 0.95 at FPR <= 0.02 per language on the held-out set; >= 2,000 texts/s of 1 KiB
+on one core).
 
-    DEBUG=true .venv/bin/python bench/bench_detectors.py [--verbose]
+    DEBUG=true .venv/bin/python bench/bench_detectors.py [--verbose] [--texts 3000]
+    DATABASE_URL=postgres://…/mc_bench_detectors DEBUG=true \
+        .venv/bin/python bench/bench_detectors.py --api [--history|--no-history]
 
-Needs no database: detectors are pure functions of the text and its source kind.
+Sets (docs/bench/detectors.md):
+- `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
+- `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on;
+- `test` — bench/data/detectors_heldout/test.jsonl, written by an independent author
+  without sight of the rules. Never tuned on: only aggregate figures are printed for it,
+  and `--verbose` never lists its texts.
+
+Detectors alone need no database. `--api` also posts every dev and test text through
+`POST /api/v1/memories/` with Django's test client on the PostgreSQL database named by
+DATABASE_URL, from one API key that first wrote into hundreds of scopes (a busy writer),
+and counts the answers whose status is `quarantined`. `--history` (the default) gives that
+key a day of equally busy history, as a support agent serving many users has; with
+`--no-history` the key is suddenly busy, which the behavioural signals treat as unusual.
 """
 
 import argparse
 import os
+import random
+import secrets
 import sys
 import time
+from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_console.settings")
+if "--api" in sys.argv:
+    # The API mode posts through Django's test client: its host, a key budget the
+    # benchmark does not exhaust, and throwaway keys where the environment has none.
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("MEMORY_CONSOLE_API_KEY_RATE", "1000000/min")
+    os.environ.setdefault("MEMORY_CONSOLE_HMAC_KEY", secrets.token_urlsafe(32))
 
-import django
+import django  # noqa: E402
 
 django.setup()
 
-from apps.quarantine.detectors import assess  # noqa: E402
-from apps.quarantine.detectors.quality import load_corpus, measure  # noqa: E402
+from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
+from apps.quarantine.detectors.quality import (  # noqa: E402
+    CORPUS_PATH,
+    DEV_PATH,
+    TEST_PATH,
+    load_corpus,
+)
 
 RECALL_TARGET = 0.95
 FPR_TARGET = 0.02
 THROUGHPUT_TARGET = 2000
+LANGS = ("en", "zh", "mixed")
 
 
 def result(name: str, value: float, unit: str, target: str) -> None:
     """One machine-readable line for bench/run.py."""
     print(f"RESULT\t{name}\t{value:.4g}\t{unit}\t{target}")
+
+
+class Tally:
+    """Flagged / total counts, split by label, language and kind."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+
+    def add(self, row: dict, flagged: bool) -> None:
+        label = row["label"]
+        for group in (
+            "all",
+            f"lang:{row.get('lang', '?')}",
+            f"kind:{row.get('kind') or row.get('category') or '-'}",
+        ):
+            entry = self.counts[(label, group)]
+            entry[0] += int(flagged)
+            entry[1] += 1
+        if label == "benign" and row.get("hard_negative"):
+            entry = self.counts[(label, "hard_negative")]
+            entry[0] += int(flagged)
+            entry[1] += 1
+
+    def rate(self, label: str, group: str) -> tuple[float, int, int]:
+        flagged, total = self.counts.get((label, group), [0, 0])
+        return (flagged / total if total else float("nan")), flagged, total
+
+    def groups(self, label: str, prefix: str) -> list[str]:
+        return sorted(g for (lab, g) in self.counts if lab == label and g.startswith(prefix))
+
+
+def report(name: str, tally: Tally, *, prefix: str) -> None:
+    """Print recall / FPR overall, per language and per kind; RESULT lines for the first two."""
+    print(f"\n== {name} ==")
+    recall, caught, malicious = tally.rate("malicious", "all")
+    fpr, alarms, benign = tally.rate("benign", "all")
+    print(
+        f"  all     recall {recall:.3f} ({caught}/{malicious})   FPR {fpr:.3f} ({alarms}/{benign})"
+    )
+    result(f"{prefix}_recall", recall, "ratio", f">= {RECALL_TARGET}")
+    result(f"{prefix}_fpr", fpr, "ratio", f"<= {FPR_TARGET}")
+    for lang in LANGS:
+        recall, caught, malicious = tally.rate("malicious", f"lang:{lang}")
+        fpr, alarms, benign = tally.rate("benign", f"lang:{lang}")
+        if not (malicious or benign):
+            continue
+        print(
+            f"  {lang:7} recall {recall:.3f} ({caught}/{malicious})   "
+            f"FPR {fpr:.3f} ({alarms}/{benign})"
+        )
+        if malicious:
+            result(f"{prefix}_recall_{lang}", recall, "ratio", f">= {RECALL_TARGET}")
+        if benign:
+            result(f"{prefix}_fpr_{lang}", fpr, "ratio", f"<= {FPR_TARGET}")
+    hard, alarms, total = tally.rate("benign", "hard_negative")
+    if total:
+        print(f"  hard negatives: FPR {hard:.3f} ({alarms}/{total})")
+    print("  recall by kind of attack:")
+    for group in tally.groups("malicious", "kind:"):
+        recall, caught, total = tally.rate("malicious", group)
+        print(f"    {group[5:]:28} {caught:>3}/{total:<3} {recall:.2f}")
+    print("  false alarms by kind of benign text:")
+    for group in tally.groups("benign", "kind:"):
+        fpr, alarms, total = tally.rate("benign", group)
+        print(f"    {group[5:]:28} {alarms:>3}/{total:<3} {fpr:.2f}")
+
+
+def detectors_alone(rows: list[dict]) -> tuple[Tally, list[tuple[dict, float, list[str]]]]:
+    """Classify with assess()/is_suspicious() exactly as the gate's text stage does."""
+    tally = Tally()
+    wrong = []
+    for row in rows:
+        assessment = assess(row["text"], source_kind=row.get("source_kind", "explicit_statement"))
+        flagged = is_suspicious(assessment)
+        tally.add(row, flagged)
+        if flagged != (row["label"] == "malicious"):
+            wrong.append((row, assessment.score, assessment.reasons()))
+    return tally, wrong
+
+
+def print_wrong(wrong: list[tuple[dict, float, list[str]]]) -> None:
+    for row, score, reasons in wrong:
+        tag = "MISS" if row["label"] == "malicious" else "FP  "
+        print(f"   {tag} {score:.2f} [{row.get('kind', '-')}] {reasons} {row['text'][:100]!r}")
+
+
+# --- throughput -------------------------------------------------------------------------
 
 
 def kibibyte_texts(rows: list[dict], lang: str | None, count: int) -> list[str]:
@@ -64,87 +183,206 @@ def throughput(texts: list[str], source_kind: str = "tool") -> tuple[float, floa
     return len(texts) / cpu, len(texts) / wall
 
 
-def print_quality(rows: list[dict], verbose: bool) -> None:
-    print(
-        f"Corpus: {len(rows)} texts "
-        f"({sum(r['label'] == 'malicious' for r in rows)} malicious, "
-        f"{sum(r['label'] == 'benign' for r in rows)} benign)"
-    )
-    header = f"{'split':8} {'lang':5} {'n':>4} {'precision':>9} {'recall':>7} {'FPR':>6}"
-    print("\nWith each text's own source_kind (default explicit_statement):")
-    print(header)
-    for split in ("all", "dev", "holdout", "blind1", "blind2", "blind3"):
-        for lang in ("all", "en", "zh"):
-            subset = [
-                r
-                for r in rows
-                if (split == "all" or r.get("split", "dev") == split)
-                and (lang == "all" or r["lang"] == lang)
-            ]
-            c = measure(subset)
-            print(
-                f"{split:8} {lang:5} {c.total:>4} {c.precision:>9.3f} {c.recall:>7.3f} "
-                f"{c.false_positive_rate:>6.3f}"
-            )
-            if split == "all":
-                suffix = "" if lang == "all" else f"_{lang}"
-                result(f"detector_recall{suffix}", c.recall, "ratio", f">= {RECALL_TARGET}")
-                result(f"detector_fpr{suffix}", c.false_positive_rate, "ratio", f"<= {FPR_TARGET}")
-                result(f"detector_precision{suffix}", c.precision, "ratio", "-")
-            if split in ("holdout", "blind1", "blind2", "blind3") and lang == "all" and c.total:
-                result(f"detector_recall_{split}", c.recall, "ratio", f">= {RECALL_TARGET}")
-                result(f"detector_fpr_{split}", c.false_positive_rate, "ratio", f"<= {FPR_TARGET}")
-            if verbose and split == "all" and lang == "all":
-                for miss in c.misses:
-                    print(
-                        f"   MISS {miss['score']:.2f} [{miss.get('source_kind', '-')}] "
-                        f"{miss['text'][:110]!r}"
-                    )
-                for alarm in c.false_alarms:
-                    print(
-                        f"   FP   {alarm['score']:.2f} [{alarm.get('source_kind', '-')}] "
-                        f"{alarm['reasons']} {alarm['text'][:90]!r}"
-                    )
-    explicit = measure(
-        [r for r in rows if r["label"] == "malicious"], force_source_kind="explicit_statement"
-    )
-    print(
-        f"\nRecall with every malicious text treated as an explicit statement "
-        f"(lowest trust weight): {explicit.recall:.3f}"
-    )
-    result("detector_recall_explicit_statement", explicit.recall, "ratio", f">= {RECALL_TARGET}")
-    if verbose:
-        for miss in explicit.misses:
-            print(f"   MISS(explicit) {miss['score']:.2f} {miss['text'][:110]!r}")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--verbose", action="store_true", help="list misses and false alarms")
-    parser.add_argument("--texts", type=int, default=3000, help="texts per throughput run")
-    args = parser.parse_args()
-    rows = load_corpus()
-    print_quality(rows, args.verbose)
-    print(f"\nThroughput, 1 KiB texts, one core ({args.texts} texts per run):")
+def print_throughput(rows: list[dict], count: int) -> None:
+    print(f"\nThroughput, 1 KiB texts, one core ({count} texts per run):")
     benign = [row for row in rows if row["label"] == "benign"]
     for pool, heading, prefix, target in (
-        (
-            benign,
-            "ordinary memories (benign corpus texts joined to 1 KiB)",
-            "",
-            f">= {THROUGHPUT_TARGET}",
-        ),
-        (rows, "attack-dense (whole corpus joined: about a third malicious)", "_attack_dense", "-"),
+        (benign, "ordinary memories (benign corpus texts joined to 1 KiB)", "", "2000"),
+        (rows, "attack-dense (whole corpus joined: about a third malicious)", "_attack_dense", ""),
     ):
         print(f"  {heading}:")
         for lang, label in ((None, "mixed"), ("en", "en"), ("zh", "zh")):
-            per_cpu_second, per_wall_second = throughput(kibibyte_texts(pool, lang, args.texts))
+            per_cpu_second, per_wall_second = throughput(kibibyte_texts(pool, lang, count))
             print(
                 f"    {label:6} {per_cpu_second:>9,.0f} texts/s of CPU "
                 f"({per_wall_second:,.0f} texts/s wall clock)"
             )
             suffix = "" if label == "mixed" else f"_{label}"
-            result(f"detector_throughput_1kib{prefix}{suffix}", per_cpu_second, "texts/s", target)
+            result(
+                f"detector_throughput_1kib{prefix}{suffix}",
+                per_cpu_second,
+                "texts/s",
+                f">= {target}" if target else "-",
+            )
+
+
+# --- through the API, as a busy agent writes ----------------------------------------------
+
+
+def busy_writer(
+    *, scopes: int, recent: int, history: bool, expected_posts: int
+) -> Callable[[dict, int], str]:
+    """Set up a tenant and one API key that wrote `recent` memories into `scopes` scopes in
+    the last minutes (and, with `history`, as many per ten minutes over the day before);
+    return a function posting one row through `POST /api/v1/memories/`."""
+
+    from django.core.management import call_command
+    from django.db import connection
+    from rest_framework.test import APIClient
+
+    from apps.access.api_keys import create_api_key
+    from apps.access.models import AgentAPIKey
+    from apps.memory.api.serializers import new_memory_from_request
+    from apps.memory.models import MemoryItem
+    from apps.memory.services import remember
+    from apps.quarantine.behaviour import needed_for_usual
+    from apps.tenancy.models import Tenant
+
+    call_command("migrate", verbosity=0)
+    # A fresh tenant per run: earlier runs' rows stay out of this writer's activity.
+    tenant = Tenant.objects.create(slug=f"bench-detectors-{int(time.time())}", name="Bench")
+    AgentAPIKey.objects.filter(user__username="bench-detector-agent", revoked=False).update(
+        revoked=True
+    )
+    key, plaintext = create_api_key(username="bench-detector-agent", tenant=tenant, actor="bench")
+    rng = random.Random(17)
+    subjects = ["window seats", "green tea", "metric units", "dark mode", "morning meetings"]
+
+    def warm_write(n: int) -> None:
+        body = {
+            "tenant": tenant.slug,
+            "scope": f"user:u_{n % scopes:05d}",
+            "memory_type": "semantic",
+            "content": {"text": f"User {n} prefers {rng.choice(subjects)} ({n})."},
+            "source": "support-bot@3",
+            "source_kind": "explicit_statement",
+        }
+        # As the API does it: the request builder, then the gate.
+        new = new_memory_from_request(body, actor=key.user, api_key_prefix=key.prefix)
+        remember(new=new, actor=key.user)
+
+    for n in range(recent):
+        warm_write(n)
+    if history:
+        # A day of the same load before the window: enough of this key's rows that the
+        # window's volume (warm-up plus every posted text) is within the baseline factor.
+        # Copies of one warm-up row, archived (outside recall and dedupe), spread over the
+        # day: the baseline counts rows, nothing else.
+        volume = recent + expected_posts
+        needed = needed_for_usual(volume) + 100
+        template = MemoryItem.objects.filter(tenant=tenant).values_list("pk", flat=True)[0]
+        columns = [field.column for field in MemoryItem._meta.concrete_fields]
+        chosen = {
+            "id": "gen_random_uuid()",
+            "status": "'archived'",
+            # g seconds apart, wrapped into the 23 hours before the window
+            "created_at": "now() - interval '11 minutes' - make_interval(secs => g %% 82800)",
+        }
+        select = ", ".join(chosen.get(column, f"t.{column}") for column in columns)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {MemoryItem._meta.db_table} ({', '.join(columns)}) "
+                f"SELECT {select} FROM {MemoryItem._meta.db_table} t, "
+                f"generate_series(1, %s) g WHERE t.id = %s",
+                [needed, template],
+            )
+        print(f"  history: {needed} rows by the same key over the previous day")
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM ANALYZE {MemoryItem._meta.db_table}")
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Api-Key {plaintext}")
+
+    def post(row: dict, n: int) -> str:
+        body = {
+            "tenant": tenant.slug,
+            "scope": f"user:u_{(scopes + n) % (scopes * 2):05d}",
+            "memory_type": "semantic",
+            "content": {"text": row["text"]},
+            "source": "support-bot@3",
+            "source_kind": row.get("source_kind", "explicit_statement"),
+        }
+        response = client.post("/api/v1/memories/", body, format="json", secure=True)
+        if response.status_code in (200, 201):
+            return response.json().get("status", "merged")
+        return f"http_{response.status_code}"
+
+    return post
+
+
+def through_api(rows: list[dict], post: Callable[[dict, int], str]) -> tuple[Tally, dict]:
+    tally = Tally()
+    statuses: dict[str, int] = defaultdict(int)
+    for n, row in enumerate(rows):
+        status = post(row, n)
+        statuses[status] += 1
+        tally.add(row, status == "quarantined")
+    return tally, dict(statuses)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--verbose", action="store_true", help="list dev/corpus misses")
+    parser.add_argument("--texts", type=int, default=3000, help="texts per throughput run")
+    parser.add_argument("--no-throughput", action="store_true")
+    parser.add_argument("--throughput-only", action="store_true", help="skip the quality sets")
+    parser.add_argument(
+        "--sets",
+        default="corpus,dev,test",
+        help="comma-separated quality sets to measure (corpus, dev, test)",
+    )
+    parser.add_argument("--api", action="store_true", help="also post dev and test via the API")
+    parser.add_argument("--scopes", type=int, default=400, help="scopes of the busy writer")
+    parser.add_argument("--recent", type=int, default=600, help="warm-up writes, last minutes")
+    parser.add_argument(
+        "--history",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="give the busy key a day of equally busy history (its baseline)",
+    )
+    args = parser.parse_args()
+
+    corpus = load_corpus(CORPUS_PATH)
+    if args.throughput_only:
+        print_throughput(corpus, args.texts)
+        return
+    dev = load_corpus(DEV_PATH)
+    sets = set(args.sets.split(","))
+    dev = dev if "dev" in sets else []
+    test = load_corpus(TEST_PATH) if TEST_PATH.exists() and "test" in sets else []
+
+    if "corpus" in sets:
+        tally, wrong = detectors_alone(corpus)
+        report(
+            "corpus (injection_corpus.jsonl; tuned on) — detectors alone", tally, prefix="detector"
+        )
+        if args.verbose:
+            print_wrong(wrong)
+    if dev:
+        tally, wrong = detectors_alone(dev)
+        report("dev (detectors_dev/dev.jsonl; tuned on) — detectors alone", tally, prefix="dev")
+        if args.verbose:
+            print_wrong(wrong)
+    if test:
+        tally, _ = detectors_alone(test)  # aggregate figures only: the texts stay unseen
+        report(
+            "TEST (detectors_heldout/test.jsonl; held out) — detectors alone", tally, prefix="test"
+        )
+    elif "test" in sets:
+        print(f"\n(held-out test set absent: {TEST_PATH.relative_to(ROOT)})")
+
+    if args.api:
+        mode = "with a day of equally busy history" if args.history else "suddenly busy"
+        print(
+            f"\nThrough POST /api/v1/memories/: one key, {args.recent} recent writes over "
+            f"{args.scopes} scopes, {mode}"
+        )
+        post = busy_writer(
+            scopes=args.scopes,
+            recent=args.recent,
+            history=args.history,
+            expected_posts=len(dev) + len(test),
+        )
+        suffix = "" if args.history else "_sudden"
+        for name, rows in (("dev", dev), ("test", test)):
+            if not rows:
+                continue
+            tally, statuses = through_api(rows, post)
+            report(f"{name} — through the API ({mode})", tally, prefix=f"{name}_api{suffix}")
+            print(f"  statuses: {statuses}")
+
+    if not args.no_throughput:
+        print_throughput(corpus, args.texts)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ from apps.access.roles import Role  # noqa: E402
 from apps.access.services import ensure_service_account, grant_role  # noqa: E402
 from apps.memory import tasks  # noqa: E402
 from apps.memory.models import MemoryItem  # noqa: E402
-from apps.memory.recall import recall_memories, record_recall_accesses  # noqa: E402
+from apps.memory.recall import recall_memories  # noqa: E402
+from apps.memory.services import record_recall_accesses  # noqa: E402
 from apps.tenancy.models import Tenant  # noqa: E402
 
 SCOPES = {

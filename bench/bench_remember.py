@@ -5,9 +5,10 @@ Run on a PostgreSQL benchmark database (or through `bench/run.py --only remember
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/mc_bench_api \
         .venv/bin/python bench/bench_remember.py [--phase gate] [--writes 3000] [--threads 4]
 
-Every write goes through apps.memory.services.remember: validation, sensitive data,
-injection, dedupe, conflict, then item + version + audit event in one transaction,
-exactly as `POST /api/v1/memories/` does (minus HTTP). A share of writes repeat an
+Every write is built into a NewMemory by the API's builder (validation, scope lookup) and
+goes through apps.memory.services.remember: sensitive data, injection, dedupe, conflict,
+then item + version + audit event in one transaction, exactly as
+`POST /api/v1/memories/` does (minus HTTP). A share of writes repeat an
 earlier memory, so the dedupe path is measured too.
 
 The process runs with production settings (DEBUG off, so no query log; throwaway keys
@@ -88,7 +89,13 @@ def payload(n: int, scopes: int, rng: random.Random, run: int = 0) -> dict:
     }
 
 
-CORE_STAGES = ["apps.memory.gate.stages.ValidateStage", "apps.memory.gate.stages.DedupeStage"]
+def remember_body(*, agent, body: dict, key_prefix: str = ""):
+    """Remember a request body as the API does: the builder, then the gate."""
+    from apps.memory.api.serializers import new_memory_from_request
+    from apps.memory.services import remember
+
+    new = new_memory_from_request(body, actor=agent, api_key_prefix=key_prefix)
+    return remember(new=new, actor=agent)
 
 
 def api_writer(plaintext_key: str):
@@ -124,10 +131,8 @@ def write_share(
     tally what it produced."""
     from django.db import connection as thread_connection
 
-    from apps.memory.services import remember
-
     def call_remember(body: dict) -> tuple[bool, str]:
-        result = remember(actor=agent, payload=body, api_key_prefix=key_prefix)
+        result = remember_body(agent=agent, body=body, key_prefix=key_prefix)
         return result.merged, result.status
 
     write = api_writer(plaintext_key) if plaintext_key else call_remember
@@ -162,7 +167,7 @@ def run_phase(
 ) -> None:
     """Time `writes` calls of remember() (or API requests, given a key) with the configured
     stages, spread over `threads` threads of this process (each its own connection)."""
-    from apps.memory.gate import configured_stages
+    from apps.memory import wiring
 
     latencies: list[float] = []  # list.append is atomic; the tallies are per thread
     tallies = [{"created": 0, "merged": 0, "held": 0} for _ in range(threads)]
@@ -210,7 +215,7 @@ def run_phase(
     latencies.sort()
     rate = writes / elapsed
     p50, p95, p99 = (percentile(latencies, f) for f in (0.50, 0.95, 0.99))
-    stages = ", ".join(stage.name for stage in configured_stages())
+    stages = ", ".join(stage.name for stage in wiring.current().gate_stages)
     what = "POST /api/v1/memories/ (in-process client)" if plaintext_key else "remember()"
     print(f"{name}: {what} in one process, {threads} thread(s)")
     print(f"  stages          {stages}")
@@ -253,10 +258,11 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
-    from apps.memory.gate import configured_stages
+    from apps.memory import wiring
+    from apps.memory.gate.stages import DedupeStage, ValidateStage
     from apps.memory.models import MemoryItem, MemoryVersion
-    from apps.memory.services import remember
     from apps.tenancy.models import Tenant
+    from memory_console import pipeline
 
     tenant, _ = Tenant.objects.get_or_create(slug="bench-remember", defaults={"name": "Bench"})
     MemoryItem.objects.filter(tenant=tenant).delete()
@@ -265,7 +271,7 @@ def main() -> None:
     agent = key.user
     warm = random.Random(7)
     for n in range(args.warmup):
-        remember(actor=agent, payload=payload(n, args.scopes, warm, run=-1))
+        remember_body(agent=agent, body=payload(n, args.scopes, warm, run=-1))
     # The earlier runs' rows were just deleted: vacuum them away (each run starts from the
     # same state, not from a table bloated by the last) and give the planner statistics,
     # as a live table has them.
@@ -273,28 +279,28 @@ def main() -> None:
         for model in (MemoryItem, MemoryVersion):
             cursor.execute(f"VACUUM ANALYZE {model._meta.db_table}")
 
-    full_gate = list(settings.MEMORY_CONSOLE_GATE_STAGES)
+    full_gate = pipeline.GATE_STAGES
+    core_stages = (ValidateStage(), DedupeStage())
     phases = {
         "gate": ("remember", full_gate, 1, ""),
         "threads": (f"remember_{args.threads}_threads", full_gate, args.threads, ""),
         "api": ("remember_api", full_gate, 1, plaintext_key),
-        "core": ("remember_core_stages", CORE_STAGES, 1, ""),
+        "core": ("remember_core_stages", core_stages, 1, ""),
     }
     for phase, (name, stages, threads, api_key) in phases.items():
         if args.phase not in ("all", phase):
             continue
-        settings.MEMORY_CONSOLE_GATE_STAGES = stages
-        configured_stages.cache_clear()
-        run_phase(
-            name=name,
-            agent=agent,
-            key_prefix=key.prefix,
-            writes=args.writes,
-            scopes=args.scopes,
-            seed=len(name),
-            threads=threads,
-            plaintext_key=api_key,
-        )
+        with wiring.overridden(gate_stages=stages):
+            run_phase(
+                name=name,
+                agent=agent,
+                key_prefix=key.prefix,
+                writes=args.writes,
+                scopes=args.scopes,
+                seed=len(name),
+                threads=threads,
+                plaintext_key=api_key,
+            )
 
 
 if __name__ == "__main__":

@@ -22,6 +22,13 @@ from django.db.models import Field, Model, QuerySet
 
 
 @cache
+def _column(field: Field) -> str:
+    """A concrete field's column name (only fields without a column have None)."""
+    if field.column is None:
+        raise ValueError(f"{field} has no database column.")
+    return field.column
+
+
 def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
     """The INSERT of `model` (every concrete column but a database-generated key)."""
     meta = model._meta
@@ -31,7 +38,7 @@ def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]
         if not (field.primary_key and field.db_returning)  # AutoField: the sequence fills it
     )
     ops = connections[using].ops
-    columns = ", ".join(ops.quote_name(field.column) for field in fields)
+    columns = ", ".join(ops.quote_name(_column(field)) for field in fields)
     placeholders = ", ".join(["%s"] * len(fields))
     table = ops.quote_name(meta.db_table)
     # Only the model's own table and column names are interpolated, quoted.
@@ -68,7 +75,7 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
         for instance, (sql, values) in zip(instances[-len(statements) :], statements, strict=True):
             pk = instance._meta.pk
             if pk.db_returning:  # PostgreSQL and SQLite ≥ 3.35 return columns from an insert
-                cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(pk.column)}", values)
+                cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(_column(pk))}", values)
                 instance.pk = cursor.fetchone()[0]
             else:
                 cursor.execute(sql, values)

@@ -92,6 +92,8 @@ INSTALLED_APPS = [
     "apps.quarantine",
     "apps.conflicts",
     "apps.reports",
+    # Last: wires the apps above together (memory_console/pipeline.py).
+    "memory_console.apps.PipelineConfig",
 ]
 
 MIDDLEWARE = [
@@ -274,21 +276,36 @@ CELERY_TASK_TIME_LIMIT = 30 * 60
 CELERY_TASK_SOFT_TIME_LIMIT = 25 * 60
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Declared here; beat's DatabaseScheduler copies them into django-celery-beat's tables,
-# where admins see and adjust them. Times are UTC.
+# Declared here and copied into django-celery-beat's tables by `migrate` (and again by
+# beat's DatabaseScheduler), where admins see and adjust them. Times are UTC. Every entry
+# passes trigger="scheduled" (its JobRun says so) and expires: a run that could not start
+# before its next one is due is dropped rather than piled up behind a stopped worker.
+
+
+def _expiring(seconds: int) -> dict:
+    """Beat options for a run that expires: `expires` is Celery's name for it, and
+    `expire_seconds` the field django-celery-beat's tables read (they ignore `expires`)."""
+    return {"expires": seconds, "expire_seconds": seconds}
+
+
 CELERY_BEAT_SCHEDULE = {
     "weekly-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
         "schedule": crontab(minute=0, hour=3, day_of_week="mon"),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(6 * 60 * 60),
     },
     "monthly-full-audit-chain-verify": {
         "task": "apps.audit.tasks.verify_audit_chain_task",
         "schedule": crontab(minute=0, hour=4, day_of_month="1"),
-        "kwargs": {"full": True},
+        "kwargs": {"full": True, "trigger": "scheduled"},
+        "options": _expiring(12 * 60 * 60),
     },
     "weekly-conflict-scan": {
         "task": "apps.conflicts.tasks.detect_conflicts_task",
         "schedule": crontab(minute=30, hour=3, day_of_week="mon"),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(6 * 60 * 60),
     },
     "weekly-review-queue-check": {
         "task": "apps.reports.tasks.check_review_queues_task",
@@ -297,6 +314,8 @@ CELERY_BEAT_SCHEDULE = {
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",
         "schedule": 240.0,
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(200),
     },
 }
 CELERY_TIMEZONE = TIME_ZONE
@@ -304,20 +323,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # Domain knobs (per-tenant values live on Tenant; these are installation defaults).
 MEMORY_CONSOLE_ARCHIVE_THRESHOLD = 0.1
 MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
-# The remember gate, in order (ARCHITECTURE §4). Each entry is a dotted path to a stage.
-MEMORY_CONSOLE_GATE_STAGES = [
-    "apps.memory.gate.stages.ValidateStage",
-    "apps.memory.gate.sensitive.SensitiveDataStage",
-    "apps.quarantine.gate.InjectionStage",
-    "apps.memory.gate.stages.DedupeStage",
-    "apps.conflicts.gate.ConflictStage",
-]
-# Run on an item released from quarantine: the stages its held write skipped.
-MEMORY_CONSOLE_AFTER_RELEASE_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
-# Run after an edit gives an active item a new value or key (the conflict policy again).
-MEMORY_CONSOLE_AFTER_EDIT_HOOKS = ["apps.conflicts.services.apply_conflict_policy"]
-# Run when an agent forgets an item: a held one leaves the review queue for good.
-MEMORY_CONSOLE_AFTER_FORGET_HOOKS = ["apps.quarantine.services.withdraw_forgotten"]
+# The gate's stages and the hooks between apps are code: memory_console/pipeline.py.
 # Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.
 MEMORY_CONSOLE_INJECTION_DETECTORS = [
     "apps.quarantine.detectors.rules.RuleDetector",
@@ -331,15 +337,15 @@ MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCOPES = env_int("MEMORY_CONSOLE_BEHAVIOUR_FANOU
 MEMORY_CONSOLE_BEHAVIOUR_FANOUT_SCORE = 0.35
 MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES = env_int("MEMORY_CONSOLE_BEHAVIOUR_BURST_WRITES", 1200)
 MEMORY_CONSOLE_BEHAVIOUR_BURST_SCORE = 0.35
+# The rate signals compare a writer with its own baseline: the writes it made in the
+# BASELINE_HOURS before the window. They fire only above FACTOR times its usual volume per
+# window (so an agent that always serves thousands of users stays normal), and count only
+# when the text itself has a finding of at least MIN_TEXT_SCORE (issue 17).
+MEMORY_CONSOLE_BEHAVIOUR_BASELINE_HOURS = env_int("MEMORY_CONSOLE_BEHAVIOUR_BASELINE_HOURS", 24)
+MEMORY_CONSOLE_BEHAVIOUR_BASELINE_FACTOR = 3
+MEMORY_CONSOLE_BEHAVIOUR_MIN_TEXT_SCORE = 0.25
 MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
 MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
-# Pending counts shown in the navigation: {url name: dotted path of callable(user) -> int}.
-MEMORY_CONSOLE_NAV_COUNTS: dict[str, str] = {
-    "conflicts:list": "apps.conflicts.selectors.open_count_for",
-    "quarantine:queue": "apps.quarantine.selectors.pending_count_for",
-    "audit:list": "apps.audit.selectors.broken_chain_alert_for",
-}
-
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -2,10 +2,13 @@
 
 Grants are listed here but given and taken through apps.access.services (audited),
 so the permission rows are read-only; keys are issued by `create_api_key` and can
-be revoked here through the audited service.
+be revoked here through the audited service. This is the one API-key admin: the
+library's own APIKey model is unused (agents' keys are AgentAPIKey), so its admin
+section is removed rather than shown empty beside ours.
 """
 
 from django.contrib import admin, messages
+from rest_framework_api_key.models import APIKey
 
 from apps.access.api_keys import revoke_api_key
 from apps.access.models import (
@@ -93,3 +96,7 @@ class AgentAPIKeyAdmin(ReadOnlyAdmin):
         for prefix in prefixes:
             revoke_api_key(key_id=prefix, actor=request.user)
         self.message_user(request, f"Revoked {len(prefixes)} key(s).", messages.SUCCESS)
+
+
+if admin.site.is_registered(APIKey):
+    admin.site.unregister(APIKey)

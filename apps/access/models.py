@@ -12,11 +12,19 @@ class TenantUserObjectPermission(UserObjectPermissionBase):
 
     content_object = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE)
 
+    class Meta(UserObjectPermissionBase.Meta):
+        verbose_name = "grant to a user on a tenant"
+        verbose_name_plural = "grants: users on tenants"
+
 
 class TenantGroupObjectPermission(GroupObjectPermissionBase):
     """A group's permission on one tenant."""
 
     content_object = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE)
+
+    class Meta(GroupObjectPermissionBase.Meta):
+        verbose_name = "grant to a role on a tenant"
+        verbose_name_plural = "grants: roles on tenants"
 
 
 class ScopeUserObjectPermission(UserObjectPermissionBase):
@@ -24,11 +32,19 @@ class ScopeUserObjectPermission(UserObjectPermissionBase):
 
     content_object = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE)
 
+    class Meta(UserObjectPermissionBase.Meta):
+        verbose_name = "grant to a user on a scope"
+        verbose_name_plural = "grants: users on scopes"
+
 
 class ScopeGroupObjectPermission(GroupObjectPermissionBase):
     """A group's permission on a single scope."""
 
     content_object = models.ForeignKey("tenancy.Scope", on_delete=models.CASCADE)
+
+    class Meta(GroupObjectPermissionBase.Meta):
+        verbose_name = "grant to a role on a scope"
+        verbose_name_plural = "grants: roles on scopes"
 
 
 class ServiceAccount(models.Model):

@@ -2,6 +2,8 @@
 
 from django.db import models
 
+from apps.tenancy.permissions import Perm
+
 
 class Role(models.TextChoices):
     OPERATOR = "operator", "Operator"
@@ -12,27 +14,32 @@ class Role(models.TextChoices):
 
 
 # What a grant of a role on a tenant (or scope) allows there.
-ROLE_PERMISSIONS: dict[str, list[str]] = {
-    Role.OPERATOR: ["view_memories", "review_memories", "release_quarantine", "view_audit"],
+ROLE_PERMISSIONS: dict[str, list[Perm]] = {
+    Role.OPERATOR: [
+        Perm.VIEW_MEMORIES,
+        Perm.REVIEW_MEMORIES,
+        Perm.RELEASE_QUARANTINE,
+        Perm.VIEW_AUDIT,
+    ],
     Role.COMPLIANCE_OFFICER: [
-        "view_memories",
-        "view_audit",
-        "manage_privacy",
-        "export_snapshots",
-        "view_reports",
+        Perm.VIEW_MEMORIES,
+        Perm.VIEW_AUDIT,
+        Perm.MANAGE_PRIVACY,
+        Perm.EXPORT_SNAPSHOTS,
+        Perm.VIEW_REPORTS,
     ],
-    Role.ANALYST: ["view_reports"],
+    Role.ANALYST: [Perm.VIEW_REPORTS],
     Role.ADMIN: [
-        "view_memories",
-        "write_memories",
-        "review_memories",
-        "release_quarantine",
-        "view_audit",
-        "manage_privacy",
-        "export_snapshots",
-        "view_reports",
+        Perm.VIEW_MEMORIES,
+        Perm.WRITE_MEMORIES,
+        Perm.REVIEW_MEMORIES,
+        Perm.RELEASE_QUARANTINE,
+        Perm.VIEW_AUDIT,
+        Perm.MANAGE_PRIVACY,
+        Perm.EXPORT_SNAPSHOTS,
+        Perm.VIEW_REPORTS,
     ],
-    Role.AGENT: ["view_memories", "write_memories"],
+    Role.AGENT: [Perm.VIEW_MEMORIES, Perm.WRITE_MEMORIES],
 }
 
 # Groups created by the data migration; agents are marked by ServiceAccount, not a group.

@@ -12,7 +12,7 @@ from django.shortcuts import render
 
 from apps.access.navigation import SECTIONS
 from apps.access.roles import GROUP_ROLES, ROLE_PERMISSIONS, Role
-from apps.access.selectors import held_permissions
+from apps.access.selectors import grants_of
 
 _NEEDS = {url_name: (label, needs) for label, url_name, needs in SECTIONS}
 
@@ -27,7 +27,7 @@ def may_use_section(user, url_name: str) -> bool:
     _label, needs = _NEEDS[url_name]
     if needs is None:
         return True
-    held = held_permissions(user)
+    held = grants_of(user).held_permissions
     return held is None or bool(needs & held)
 
 

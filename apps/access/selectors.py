@@ -6,6 +6,8 @@ done in SQL with `IN (subquery)` over the direct-FK permission tables, never per
 Superusers and members of the admin group see every tenant.
 """
 
+from functools import cached_property
+
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -18,34 +20,80 @@ from apps.access.models import (
 )
 from apps.access.roles import Role
 from apps.tenancy.models import Scope, Tenant
+from apps.tenancy.permissions import Perm
+
+
+class Grants:
+    """What one user holds, worked out at most once per request: each answer costs one
+    query the first time it is asked and none after (the object is kept on the user,
+    which Django keeps for the whole request)."""
+
+    def __init__(self, user) -> None:
+        self._user = user
+        self._signed_in = bool(user is not None and user.is_authenticated and user.is_active)
+
+    @cached_property
+    def role_names(self) -> frozenset[str]:
+        """The user's roles (group names)."""
+        if not self._signed_in:
+            return frozenset()
+        return frozenset(self._user.groups.values_list("name", flat=True))
+
+    @cached_property
+    def is_global(self) -> bool:
+        """Superusers and admins are not bound by per-tenant grants."""
+        if not self._signed_in:
+            return False
+        if self._user.is_superuser:
+            return True
+        if "role_names" in self.__dict__:
+            return Role.ADMIN in self.role_names
+        return self._user.groups.filter(name=Role.ADMIN).exists()
+
+    @cached_property
+    def held_permissions(self) -> frozenset[str] | None:
+        """Permissions held on at least one tenant or scope (one query); None = all."""
+        if self.is_global:
+            return None
+        if not self._signed_in:
+            return frozenset()
+        querysets = [
+            _grants_of(model, self._user).values_list("permission__codename", flat=True).order_by()
+            for model in (
+                TenantUserObjectPermission,
+                TenantGroupObjectPermission,
+                ScopeUserObjectPermission,
+                ScopeGroupObjectPermission,
+            )
+        ]
+        return frozenset(querysets[0].union(*querysets[1:]))
+
+    def note_admin_membership(self, is_admin: bool) -> None:
+        """Record what a query that already loaded the user found (see in_admin_group)."""
+        self.__dict__["is_global"] = self._signed_in and (self._user.is_superuser or is_admin)
+
+
+def grants_of(user) -> Grants:
+    """The user's Grants, made on first use and kept on the user object."""
+    grants = getattr(user, _GRANTS_ATTRIBUTE, None)
+    if grants is None:
+        grants = Grants(user)
+        if user is not None:
+            setattr(user, _GRANTS_ATTRIBUTE, grants)
+    return grants
+
+
+_GRANTS_ATTRIBUTE = "_access_grants"
 
 
 def has_global_access(user) -> bool:
     """Superusers and admins are not bound by per-tenant grants."""
-    if user is None or not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_superuser:
-        return True
-    cached = getattr(user, "_mc_is_admin", None)
-    if cached is None:
-        cached = user.groups.filter(name=Role.ADMIN).exists()
-        user._mc_is_admin = cached
-    return cached
-
-
-def _role_names(user) -> frozenset[str]:
-    cached = getattr(user, "_mc_role_names", None)
-    if cached is None:
-        cached = frozenset(user.groups.values_list("name", flat=True))
-        user._mc_role_names = cached
-        # The same answer has_global_access would fetch with a query of its own.
-        user._mc_is_admin = Role.ADMIN in cached
-    return cached
+    return grants_of(user).is_global
 
 
 def is_scope_bound(user) -> bool:
     """Operators who are not also compliance officers see audit events of their scopes only."""
-    roles = _role_names(user)
+    roles = grants_of(user).role_names
     return Role.OPERATOR in roles and Role.COMPLIANCE_OFFICER not in roles
 
 
@@ -57,7 +105,7 @@ def in_admin_group(user_field: str) -> Exists:
 
 def note_admin_membership(user, is_admin: bool) -> None:
     """Tell has_global_access what an in_admin_group annotation found (no second query)."""
-    user._mc_is_admin = bool(is_admin)
+    grants_of(user).note_admin_membership(is_admin)
 
 
 def _grants_of(model, user) -> QuerySet:
@@ -66,33 +114,33 @@ def _grants_of(model, user) -> QuerySet:
     return model.objects.filter(**lookup)
 
 
-def _granted(model, user, perm: str) -> QuerySet:
+def _granted(model, user, perm: Perm) -> QuerySet:
     return _grants_of(model, user).filter(permission__codename=perm).values("content_object_id")
 
 
-def granted_tenant_ids(user, perm: str) -> Q:
+def granted_tenant_ids(user, perm: Perm) -> Q:
     """A Q matching tenant ids on which the user holds `perm` directly or via a group."""
     return Q(pk__in=_granted(TenantUserObjectPermission, user, perm)) | Q(
         pk__in=_granted(TenantGroupObjectPermission, user, perm)
     )
 
 
-def _grant_conditions(user, perm: str, *, tenant_field: str | None, scope_field: str | None):
+def _grant_conditions(user, perm: Perm, *, tenant_field: str | None, scope_field: str | None):
     """One condition per permission table: rows whose tenant or scope it grants `perm` on."""
-    conditions = []
+    conditions: list[Q] = []
     if tenant_field:
-        for model in (TenantUserObjectPermission, TenantGroupObjectPermission):
-            conditions.append(Q(**{f"{tenant_field}__in": _granted(model, user, perm)}))
+        for tenant_table in (TenantUserObjectPermission, TenantGroupObjectPermission):
+            conditions.append(Q(**{f"{tenant_field}__in": _granted(tenant_table, user, perm)}))
     if scope_field:
-        for model in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
-            conditions.append(Q(**{f"{scope_field}__in": _granted(model, user, perm)}))
+        for scope_table in (ScopeUserObjectPermission, ScopeGroupObjectPermission):
+            conditions.append(Q(**{f"{scope_field}__in": _granted(scope_table, user, perm)}))
     return conditions
 
 
 def filter_by_grant(
     queryset: QuerySet,
     user,
-    perm: str,
+    perm: Perm,
     *,
     tenant_field: str | None = "tenant",
     scope_field: str | None = "scope",
@@ -114,7 +162,7 @@ def filter_by_grant(
     return queryset.filter(condition)
 
 
-def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
+def tenants_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Tenant]:
     """Tenants where the user holds `perm` on the tenant or on at least one of its scopes."""
     direct = filter_by_grant(Tenant.objects.all(), user, perm, tenant_field="pk", scope_field=None)
     if has_global_access(user):
@@ -126,7 +174,7 @@ def tenants_visible_to(user, perm: str = "view_memories") -> QuerySet[Tenant]:
 def count_by_grant(
     queryset: QuerySet,
     user,
-    perm: str,
+    perm: Perm,
     *,
     cap: int,
     tenant_field: str | None = "tenant",
@@ -152,23 +200,3 @@ def count_by_grant(
         return visible.order_by().values("pk")[:cap].count()
     branches = [queryset.filter(granted).order_by().values("pk")[:cap] for granted in conditions]
     return min(cap, branches[0].union(*branches[1:]).count())
-
-
-def held_permissions(user) -> frozenset[str] | None:
-    """Codenames the user holds on at least one tenant or scope (one query); None = all."""
-    if has_global_access(user):
-        return None
-    cached = getattr(user, "_mc_held_permissions", None)
-    if cached is None:
-        querysets = [
-            _grants_of(model, user).values_list("permission__codename", flat=True).order_by()
-            for model in (
-                TenantUserObjectPermission,
-                TenantGroupObjectPermission,
-                ScopeUserObjectPermission,
-                ScopeGroupObjectPermission,
-            )
-        ]
-        cached = frozenset(querysets[0].union(*querysets[1:]))
-        user._mc_held_permissions = cached
-    return cached

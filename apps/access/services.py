@@ -9,9 +9,10 @@ from apps.access.models import ServiceAccount
 from apps.access.roles import ROLE_PERMISSIONS, Role
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.types import Actor
 
 
-def grant_role(*, user, role: Role | str, target, actor) -> None:
+def grant_role(*, user, role: Role | str, target, actor: Actor) -> None:
     """Give a user a role's permissions on a tenant or scope (and the role's group)."""
     role = Role(role)
     with transaction.atomic():
@@ -30,7 +31,7 @@ def grant_role(*, user, role: Role | str, target, actor) -> None:
         )
 
 
-def revoke_role(*, user, role: Role | str, target, actor) -> None:
+def revoke_role(*, user, role: Role | str, target, actor: Actor) -> None:
     """Take a role's permissions on a tenant or scope away from a user."""
     role = Role(role)
     with transaction.atomic():

@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from apps.audit.models import ActorKind, AuditEvent, emitted_action_choices
 from apps.tenancy.grants import grants
 from apps.tenancy.models import Tenant
+from apps.tenancy.permissions import Perm
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -63,7 +64,7 @@ class AuditEventFilter(django_filters.FilterSet):
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
         super().__init__(data, queryset, request=request, prefix=prefix)
         user = getattr(request, "user", None)
-        self.filters["tenant"].queryset = grants().tenants_visible_to(user, "view_audit")
+        self.filters["tenant"].queryset = grants().tenants_visible_to(user, Perm.VIEW_AUDIT)
         for field in self.form.fields.values():
             is_select = isinstance(field.widget, forms.Select)
             field.widget.attrs["class"] = (

@@ -11,8 +11,7 @@ from django.db.models import QuerySet
 
 from apps.audit.models import AuditCheckpoint, AuditEvent, AuditVerification
 from apps.tenancy.grants import grants
-
-VIEW_AUDIT = "view_audit"
+from apps.tenancy.permissions import Perm
 
 
 def events_visible_to(user) -> QuerySet[AuditEvent]:
@@ -29,14 +28,13 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
         # an event with a scope whose tenant is granted; no join to the scope table needed.
         events = events.filter(scope_id__isnull=False)
     return granted.filter_by_grant(
-        events, user, VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
+        events, user, Perm.VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
     )
 
 
 def may_verify_chain(user) -> bool:
     """Compliance officers and admins run "verify now" and download signed checkpoints."""
-    held = grants().held_permissions(user)
-    return held is None or "manage_privacy" in held
+    return grants().tenants_visible_to(user, Perm.MANAGE_PRIVACY).exists()
 
 
 def newest_sequence() -> int:

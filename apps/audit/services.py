@@ -32,6 +32,7 @@ from apps.audit.verification import (
     stored_hash_at,
     walk_chain,
 )
+from apps.core.types import Actor
 from memory_console.db import insert_rows
 
 __all__ = [
@@ -77,7 +78,7 @@ def chain_hash(prev_hash: str, event: AuditEvent) -> str:
     return link_hash(prev_hash, canonical_event(event))
 
 
-def _describe_actor(actor: Any) -> tuple[str, int | None, str]:
+def _describe_actor(actor: Actor | None) -> tuple[str, int | None, str]:
     if actor is None or isinstance(actor, str):
         return ActorKind.SYSTEM, None, actor or "system"
     kind = ActorKind.SERVICE_ACCOUNT if hasattr(actor, "service_account") else ActorKind.USER
@@ -127,7 +128,7 @@ def _lock_chain_head() -> tuple[int, str]:
 
 def record(
     *,
-    actor: Any,
+    actor: Actor | None,
     action: Action | str,
     target: Model | None = None,
     target_type: str = "",
@@ -197,7 +198,7 @@ def _start_point(
 
 
 def verify_chain(
-    *, actor: Any, checkpoint: SignedHead | None = None, full: bool = False
+    *, actor: Actor, checkpoint: SignedHead | None = None, full: bool = False
 ) -> AuditVerification:
     """Walk the chain, keep the outcome for the console, and audit that it was checked.
 
@@ -211,7 +212,7 @@ def verify_chain(
     resume = start is not None and not full and broken is None
     if broken is not None:
         walk = WalkResult(0, broken.sequence - 1, "", broken)
-    elif resume:
+    elif resume and start is not None:
         walk = walk_chain(after_sequence=start.sequence, prev_hash=start.head_hash)
     else:
         walk = walk_chain()
@@ -241,7 +242,7 @@ def verify_chain(
     return verification
 
 
-def create_checkpoint(*, actor: Any) -> AuditCheckpoint:
+def create_checkpoint(*, actor: Actor) -> AuditCheckpoint:
     """Verify the chain, then sign its head so later walks can resume there."""
     verification = verify_chain(actor=actor)
     if not verification.ok:

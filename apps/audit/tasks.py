@@ -4,16 +4,22 @@ from celery import shared_task
 from django.db import OperationalError
 
 from apps.audit.services import verify_chain
+from apps.core.jobs import record_job_run
+from apps.core.models import JobTrigger
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
-def verify_audit_chain_task(full: bool = False) -> dict:
+def verify_audit_chain_task(full: bool = False, trigger: str = JobTrigger.MANUAL) -> dict:
     """Walk the chain (resuming from the latest checkpoint unless `full`) and keep the result."""
-    result = verify_chain(actor="weekly_audit", full=full)
-    return {
-        "ok": result.ok,
-        "checked": result.checked,
-        "head_sequence": result.head_sequence,
-        "first_bad_sequence": result.first_bad_sequence,
-        "verification_id": result.pk,
-    }
+    job = "audit_chain_verify_full" if full else "audit_chain_verify"
+    with record_job_run(job, trigger=trigger) as run:
+        result = verify_chain(actor="weekly_audit", full=full)
+        outcome = {
+            "ok": result.ok,
+            "checked": result.checked,
+            "head_sequence": result.head_sequence,
+            "first_bad_sequence": result.first_bad_sequence,
+            "verification_id": result.pk,
+        }
+        run.counts.update(outcome)
+    return outcome

@@ -99,6 +99,7 @@ class AuditListView(LoginRequiredMixin, TemplateView):
                 before=request.GET.get("before", ""),
             )
         describe_events(page.rows, user=request.user)
+        may_verify = may_verify_chain(request.user)
         context.update(
             filter=filterset,
             filter_fields=filter_fields(filterset),
@@ -106,8 +107,8 @@ class AuditListView(LoginRequiredMixin, TemplateView):
             base_query=_query_without(request, "before", "after"),
             verification=latest_verification(),
             newest_sequence=newest_sequence(),
-            may_verify=may_verify_chain(request.user),
-            checkpoint=latest_checkpoint() if may_verify_chain(request.user) else None,
+            may_verify=may_verify,
+            checkpoint=latest_checkpoint() if may_verify else None,
         )
         return context
 

@@ -29,16 +29,13 @@ class ConflictStage:
 
     def inspect(self, draft: Draft) -> None:
         """Supersede (LWW) or hold for review when the key already has another value."""
-        key = draft.values.get("key") or ""
-        scope = draft.scope or draft.values.get("scope")
-        tenant = draft.tenant or draft.values.get("tenant") or getattr(scope, "tenant", None)
-        if not key or scope is None or draft.merged_into is not None:
+        memory = draft.memory
+        key, scope = memory.key, memory.scope
+        if not key or scope is None or scope.pk is None or draft.twin is not None:
             return
         if draft.status != MemoryStatus.ACTIVE:
             return
-        incoming_hash = draft.values.get("content_hash") or content_hash(
-            draft.values.get("content") or {}
-        )
+        incoming_hash = memory.content_hash or content_hash(memory.content or {})
         others = list(
             contradicting_items(scope_id=scope.pk, key=key, content_hash=incoming_hash).only(
                 "pk", "tenant_id", "scope_id", "key", "created_at"
@@ -46,14 +43,15 @@ class ConflictStage:
         )
         if not others:
             return
-        if is_last_write_wins(tenant, key):
+        actor = draft.actor
+        if is_last_write_wins(memory.tenant, key):
             draft.notes["conflict"] = "superseded"
-            draft.on_persist(lambda item: supersede_older_values(item, actor=draft.actor))
+            draft.on_persist(lambda item: supersede_older_values(item, actor=actor))
             return
         draft.status = MemoryStatus.PENDING_REVIEW
         draft.notes["conflict"] = "opened"
         draft.on_persist(
             lambda item: open_conflict(
-                existing=others[0], incoming=item, actor=draft.actor, detected_by=DetectedBy.GATE
+                existing=others[0], incoming=item, actor=actor, detected_by=DetectedBy.GATE
             )
         )

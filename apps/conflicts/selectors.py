@@ -18,15 +18,15 @@ from apps.conflicts.models import Conflict, ConflictStatus
 from apps.core.pagination import KeysetPage, KeysetPager
 from apps.memory.models import MemoryItem
 from apps.memory.scoring import effective_score
+from apps.tenancy.permissions import Perm
 
-REVIEW_PERM = "review_memories"
 PAGE_SIZE = 50
 NAV_COUNT_CAP = 999
 # Columns the queue never shows (binary or ciphertext).
 _ITEM_HEAVY = ("embedding", "sealed_content")
 
 
-def conflicts_visible_to(user, perm: str = REVIEW_PERM) -> QuerySet[Conflict]:
+def conflicts_visible_to(user, perm: Perm = Perm.REVIEW_MEMORIES) -> QuerySet[Conflict]:
     """Conflicts in tenants or scopes where the user holds `perm`."""
     return filter_by_grant(Conflict.objects.all(), user, perm)
 
@@ -73,7 +73,7 @@ def open_conflicts_for(
 def open_count_for(user) -> int | None:
     """Open conflicts the user may review, counted up to NAV_COUNT_CAP (cheap for the nav)."""
     open_conflicts = Conflict.objects.filter(status=ConflictStatus.OPEN)
-    count = count_by_grant(open_conflicts, user, REVIEW_PERM, cap=NAV_COUNT_CAP)
+    count = count_by_grant(open_conflicts, user, Perm.REVIEW_MEMORIES, cap=NAV_COUNT_CAP)
     return count or None
 
 

@@ -16,7 +16,6 @@ from apps.access.selectors import tenants_visible_to
 from apps.conflicts.forms import KEEP_NEWEST, BulkKeepNewestForm, QueueFilterForm, ResolveForm
 from apps.conflicts.models import Conflict, Resolution
 from apps.conflicts.selectors import (
-    REVIEW_PERM,
     conflict_review,
     conflicts_visible_to,
     next_open_conflict,
@@ -33,6 +32,7 @@ from apps.conflicts.services import (
 from apps.core.errors import ServiceError
 from apps.core.htmx import is_partial
 from apps.memory.selectors import items_visible_to
+from apps.tenancy.permissions import Perm
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -72,7 +72,7 @@ class QueueView(LoginRequiredMixin, View):
     section = "conflicts:list"
 
     def get(self, request: HttpRequest) -> HttpResponse:
-        tenants = tenants_visible_to(request.user, REVIEW_PERM).only("slug", "name")
+        tenants = tenants_visible_to(request.user, Perm.REVIEW_MEMORIES).only("slug", "name")
         form = QueueFilterForm(request.GET or None, tenants=tenants)
         queryset = open_conflicts_for(request.user, **form.filters())
         page = queue_page(
@@ -207,7 +207,7 @@ class ReinstateView(LoginRequiredMixin, View):
     """Bring a superseded memory back (posted from the memory's page)."""
 
     def post(self, request: HttpRequest, item_id) -> HttpResponse:
-        item = get_object_or_404(items_visible_to(request.user, REVIEW_PERM), pk=item_id)
+        item = get_object_or_404(items_visible_to(request.user, Perm.REVIEW_MEMORIES), pk=item_id)
         try:
             reinstate_item(
                 item_id=item.pk, actor=request.user, reason=request.POST.get("reason", "")

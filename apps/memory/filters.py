@@ -7,8 +7,8 @@ from django.db.models.lookups import IContains
 from rest_framework import serializers
 
 from apps.access.selectors import tenants_visible_to
-from apps.memory.gate.stages import parse_scope_key
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
+from apps.tenancy.keys import parse_scope_key
 from apps.tenancy.models import Tenant
 
 

@@ -96,6 +96,10 @@ class MemoryItem(models.Model):
     version = models.PositiveIntegerField(default=1)
     content_hash = models.CharField(max_length=64, blank=True, default="")
     sensitive = models.BooleanField(default=False)
+    # Second line for agents at recall time (issue 17): what the remember gate noticed about
+    # a write it let through, e.g. "instruction_like", "unverified_source". Computed at write
+    # time by the injection stage, so recall reads them without consulting the detectors.
+    flags = models.JSONField(default=list, blank=True)
     # Fernet token (MultiFernet over MEMORY_CONSOLE_ENCRYPTION_KEYS) when content is encrypted.
     sealed_content = models.TextField(blank=True, default="")
     embedding = models.BinaryField(null=True, blank=True)

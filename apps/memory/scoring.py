@@ -4,10 +4,29 @@ S(t) = S0 · 0.5 ^ (Δt / T½) with Δt measured from the last access. Because S
 monotone between accesses, the instant it crosses the archive threshold is known when
 an item is written or accessed, so it is stored (`archive_due_at`) and archival is a
 range scan over rows that are actually due.
+
+`reinforce` and `compute_archive_due_at` also exist as SQL (`reinforcement_updates`),
+for the one set-based UPDATE that records a recall's hits; they sit side by side here,
+and tests/memory/test_scoring_sql.py checks on PostgreSQL that both agree.
 """
 
 import math
 from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import (
+    Case,
+    DateTimeField,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    Value,
+    When,
+)
+from django.db.models.functions import Ln
+from django.db.models.lookups import GreaterThan
 
 SECONDS_PER_DAY = 86_400.0
 DEFAULT_HALF_LIVES = {"working": 7.0, "episodic": 30.0, "semantic": 30.0, "procedural": 120.0}
@@ -61,3 +80,51 @@ def default_half_life(
         if low <= category <= high:
             return days
     return DEFAULT_HALF_LIVES.get(memory_type, 30.0)
+
+
+class _DaysAsDuration(Func):
+    """A number of days (float expression) as a duration the database can add to a time."""
+
+    output_field = DurationField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"(({sql}) * INTERVAL '1 day')", params
+
+    def as_sql(self, compiler, connection, **extra_context):
+        # Elsewhere durations are stored as integer microseconds.
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"CAST(({sql}) * 86400000000 AS INTEGER)", params
+
+
+def reinforcement_updates(*, accessed_at: datetime, threshold: float) -> dict[str, Any]:
+    """The UPDATE … SET expressions for one recall hit: `reinforce` and
+    `compute_archive_due_at` above, in SQL.
+
+    importance = 1 − (1 − S0)·(1 − step); archive_due_at = accessed_at + T½ · log2(S0' / θ)
+    days (or accessed_at when S0' ≤ θ). Both read the row's old values, as SQL SET does.
+    """
+    new_importance = ExpressionWrapper(
+        Value(1.0) - (Value(1.0) - F("importance")) * Value(1.0 - REINFORCEMENT_STEP),
+        output_field=FloatField(),
+    )
+    days_until_due = ExpressionWrapper(
+        F("half_life_days") * Ln(new_importance / Value(threshold)) / Value(math.log(2)),
+        output_field=FloatField(),
+    )
+    accessed = Value(accessed_at, output_field=DateTimeField())
+    return {
+        "last_access_at": accessed,
+        "access_count": F("access_count") + 1,
+        "importance": new_importance,
+        "archive_due_at": Case(
+            When(
+                GreaterThan(new_importance, Value(threshold)),
+                then=ExpressionWrapper(
+                    accessed + _DaysAsDuration(days_until_due), output_field=DateTimeField()
+                ),
+            ),
+            default=accessed,
+            output_field=DateTimeField(),
+        ),
+    }

@@ -1,25 +1,29 @@
 """Permission-aware reads of tenants, scopes and memory items."""
 
 import uuid
+from functools import cache
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
-from apps.access.selectors import filter_by_grant
+from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
 from apps.memory.models import MemoryItem
 from apps.tenancy.models import Scope, Tenant
+from apps.tenancy.permissions import Perm
+from memory_console.db import Parameter, PrecompiledQuery
 
 
-def scopes_visible_to(user, perm: str = "view_memories") -> QuerySet[Scope]:
+def scopes_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Scope]:
     """Scopes the user holds `perm` on, directly or through their tenant."""
     return filter_by_grant(Scope.objects.all(), user, perm, tenant_field="tenant", scope_field="pk")
 
 
-def items_visible_to(user, perm: str = "view_memories") -> QuerySet[MemoryItem]:
+def items_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[MemoryItem]:
     """Memory items in tenants or scopes the user holds `perm` on."""
     return filter_by_grant(MemoryItem.objects.all(), user, perm)
 
 
-def user_has_perm_on(user, perm: str, *, tenant: Tenant | None = None, scope=None) -> bool:
+def user_has_perm_on(user, perm: Perm, *, tenant: Tenant | None = None, scope=None) -> bool:
     """Whether the user holds `perm` on this scope (or its tenant), or on this tenant."""
     if scope is not None:
         return scopes_visible_to(user, perm).filter(pk=scope.pk).exists()
@@ -28,6 +32,67 @@ def user_has_perm_on(user, perm: str, *, tenant: Tenant | None = None, scope=Non
             Tenant.objects.filter(pk=tenant.pk), user, perm, tenant_field="pk", scope_field=None
         ).exists()
     return False
+
+
+# --- the scope a write goes to -----------------------------------------------------------
+
+_PLACEHOLDER_USER_ID = -0x4D43  # never a real primary key
+
+
+@cache
+def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
+    """The scope with its tenant, if the user may write there: compiled once per process
+    from the one grant filter (scopes_visible_to), so the rule is unchanged."""
+    user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
+    note_admin_membership(user, global_access)  # has_global_access() asks no query
+    queryset = scopes_visible_to(user, Perm.WRITE_MEMORIES).filter(
+        tenant__slug=Parameter("slug"),
+        kind=Parameter("kind"),
+        external_id=Parameter("external_id"),
+    )
+    return PrecompiledQuery(
+        queryset,
+        models=[(Scope, ""), (Tenant, "tenant__")],
+        stand_ins={_PLACEHOLDER_USER_ID: "user_id"},
+    )
+
+
+def find_writable_scope(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:
+    """The existing scope `kind:external_id` of the tenant, with its tenant loaded, if the
+    actor may write there (one query); None when it is missing or not writable."""
+    if actor is None or not actor.is_authenticated or not actor.is_active:
+        return None
+    query = _writable_scope_query(global_access=has_global_access(actor))
+    found = query.first(slug=tenant_slug, kind=kind, external_id=external_id, user_id=actor.pk)
+    if found is None:
+        return None
+    scope, scope.tenant = found
+    return scope
+
+
+def scope_to_write(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:
+    """The scope a write of `actor` goes to: the existing writable scope (one query in the
+    common case), or a new, UNSAVED Scope of a tenant the actor may write anywhere in
+    (the remember runner creates it, audited, in the write's transaction). None when the
+    tenant is unknown or the actor may not write there (never revealing which).
+    """
+    scope = find_writable_scope(
+        actor=actor, tenant_slug=tenant_slug, kind=kind, external_id=external_id
+    )
+    if scope is not None:
+        return scope
+    # Not writable or not there yet: a new scope needs a grant on the whole tenant.
+    tenant = filter_by_grant(
+        Tenant.objects.filter(slug=tenant_slug),
+        actor,
+        Perm.WRITE_MEMORIES,
+        tenant_field="pk",
+        scope_field=None,
+    ).first()
+    if tenant is None:
+        return None
+    scope = Scope(tenant=tenant, kind=kind, external_id=external_id)
+    return scope
 
 
 def visible_item_ids(user, ids: list[str]) -> dict[str, uuid.UUID]:

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError
 from django.utils.dateparse import parse_datetime
 
-from apps.memory.recall import record_recall_accesses
+from apps.memory.services import record_recall_accesses
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -23,9 +23,9 @@ from apps.memory.models import MemoryStatus, MemoryVersion, category_band
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import items_visible_to, user_has_perm_on
 from apps.memory.services import RollbackRefused, rollback_to_version
+from apps.tenancy.permissions import Perm
 
 PAGE_SIZE = 50
-REVIEW_PERM = "review_memories"
 CONFLICT_RESOLVED = "conflict.resolved"
 
 
@@ -79,7 +79,7 @@ class MemoryDetailView(LoginRequiredMixin, View):
             pk=pk,
         )
         now = timezone.now()
-        can_review = user_has_perm_on(request.user, REVIEW_PERM, scope=item.scope)
+        can_review = user_has_perm_on(request.user, Perm.REVIEW_MEMORIES, scope=item.scope)
         versions = list(item.versions.select_related("changed_by").order_by("-version"))
         for version in versions:
             version.revert_url = self._conflict_revert_url(version) if can_review else ""
@@ -119,7 +119,7 @@ class MemoryRollbackView(LoginRequiredMixin, View):
     """Restore an item as it stood at an earlier version (needs review rights on its scope)."""
 
     def post(self, request: HttpRequest, pk: uuid.UUID) -> HttpResponse:
-        item = get_object_or_404(items_visible_to(request.user, REVIEW_PERM), pk=pk)
+        item = get_object_or_404(items_visible_to(request.user, Perm.REVIEW_MEMORIES), pk=pk)
         form = RollbackForm(request.POST, item=item)
         if not form.is_valid():
             problems = [

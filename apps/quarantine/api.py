@@ -1,5 +1,6 @@
-"""REST API of the review queue (CONTRACT): list, release, reject. Thin over the same
-selectors and services as the console; outside the caller's grant an entry is 404."""
+"""REST API of the review queue (CONTRACT): list, release, reject, escalate. Thin over the
+same selectors, services and decision map as the console; outside the caller's grant (or
+a decision the map does not give them) an entry is 404."""
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
@@ -60,37 +61,49 @@ class QueueCursorPagination(KeysetCursorPagination):
 class QuarantineEntryViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
-    """GET the queue; POST release / reject with a reason."""
+    """GET the queue (`?status=escalated` for compliance); POST release / reject / escalate
+    with a reason."""
 
     serializer_class = QuarantineEntrySerializer
     pagination_class = QueueCursorPagination
     filterset_class = QuarantineEntryFilter
 
     def get_queryset(self):
-        entries = selectors.entries_visible_to(self.request.user).select_related("tenant", "scope")
         if self.action == "list":
             wanted = self.request.query_params.get("status", EntryStatus.PENDING)
-            entries = entries.filter(status=wanted)
-        return entries
+            if wanted == EntryStatus.ESCALATED:
+                entries = selectors.escalated_entries_visible_to(self.request.user)
+            else:
+                entries = selectors.entries_visible_to(self.request.user).filter(status=wanted)
+        else:
+            entries = selectors.entries_readable_by(self.request.user)
+        return entries.select_related("tenant", "scope")
 
-    def _decide(self, request: Request, pk: str, decision: str, perm: str) -> Response:
-        entry = get_object_or_404(selectors.entries_visible_to(request.user, perm), pk=pk)
+    def _decide(self, request: Request, pk: str | None, decision: str) -> Response:
+        decidable = selectors.decidable_entries(request.user, decision)
+        entry = get_object_or_404(decidable, pk=pk)
         body = DecisionRequest(data=request.data)
         body.is_valid(raise_exception=True)
         services.DECISIONS[decision](
             entry_id=entry.pk, actor=request.user, reason=body.validated_data["reason"]
         )
-        entry = self.get_queryset().get(pk=entry.pk)
+        entry = decidable.select_related("tenant", "scope").get(pk=entry.pk)
         return Response(QuarantineEntrySerializer(entry).data)
 
     @extend_schema(request=DecisionRequest, responses=QuarantineEntrySerializer)
     @action(detail=True, methods=["post"])
     def release(self, request: Request, pk: str | None = None) -> Response:
-        """Return the memory to active use."""
-        return self._decide(request, pk, "release", "release_quarantine")
+        """Return the memory to active use (pending, or escalated to compliance)."""
+        return self._decide(request, pk, "release")
 
     @extend_schema(request=DecisionRequest, responses=QuarantineEntrySerializer)
     @action(detail=True, methods=["post"])
     def reject(self, request: Request, pk: str | None = None) -> Response:
         """Delete the memory; the entry stays as a content-free record."""
-        return self._decide(request, pk, "reject", "review_memories")
+        return self._decide(request, pk, "reject")
+
+    @extend_schema(request=DecisionRequest, responses=QuarantineEntrySerializer)
+    @action(detail=True, methods=["post"])
+    def escalate(self, request: Request, pk: str | None = None) -> Response:
+        """Hand a pending entry to compliance: officers of the tenant may then decide it."""
+        return self._decide(request, pk, "escalate")

@@ -11,6 +11,7 @@ from apps.access.selectors import tenants_visible_to
 from apps.memory.models import SourceKind
 from apps.quarantine.models import QuarantineEntry
 from apps.tenancy.models import Tenant
+from apps.tenancy.permissions import Perm
 
 AGE_BUCKETS = {
     "1h": ("Under an hour", None, timedelta(hours=1)),
@@ -42,7 +43,7 @@ class QuarantineEntryFilter(django_filters.FilterSet):
     def __init__(self, data=None, queryset=None, *, request=None, prefix=None):
         super().__init__(data, queryset, request=request, prefix=prefix)
         user = getattr(request, "user", None)
-        self.filters["tenant"].queryset = tenants_visible_to(user, "review_memories")
+        self.filters["tenant"].queryset = tenants_visible_to(user, Perm.REVIEW_MEMORIES)
         for field in self.form.fields.values():
             is_select = getattr(field.widget, "input_type", "select") == "select"
             field.widget.attrs["class"] = (

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
-from apps.access.selectors import count_by_grant, filter_by_grant, held_permissions
+from apps.access.selectors import count_by_grant, filter_by_grant, grants_of
 from apps.core.pagination import KeysetPager
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.permissions import Perm
 
 NAV_COUNT_CAP = 1000
 QUEUE_ORDER = ("-risk", "created_at", "id")
@@ -17,7 +18,7 @@ QUEUE_PAGES = KeysetPager(QUEUE_ORDER)
 PREVIEW_LENGTH = 140
 
 
-def entries_visible_to(user, perm: str = "review_memories") -> QuerySet[QuarantineEntry]:
+def entries_visible_to(user, perm: Perm = Perm.REVIEW_MEMORIES) -> QuerySet[QuarantineEntry]:
     """Entries in tenants or scopes where the user holds `perm`; outside them, nothing."""
     return filter_by_grant(
         QuarantineEntry.objects.all(), user, perm, tenant_field="tenant", scope_field="scope"
@@ -26,19 +27,58 @@ def entries_visible_to(user, perm: str = "review_memories") -> QuerySet[Quaranti
 
 def escalated_entries_visible_to(user) -> QuerySet[QuarantineEntry]:
     """Escalated entries: reviewers and compliance officers of the tenant both see them."""
-    reviewable = entries_visible_to(user, "review_memories").values("pk")
-    compliance = entries_visible_to(user, "manage_privacy").values("pk")
+    reviewable = entries_visible_to(user, Perm.REVIEW_MEMORIES).values("pk")
+    compliance = entries_visible_to(user, Perm.MANAGE_PRIVACY).values("pk")
     return QuarantineEntry.objects.filter(status=EntryStatus.ESCALATED).filter(
         Q(pk__in=reviewable) | Q(pk__in=compliance)
     )
 
 
-def decidable_entries(user, perm: str) -> QuerySet[QuarantineEntry]:
-    """Entries the user may decide with `perm`; compliance officers (manage_privacy) may
-    also decide the entries escalated to them."""
-    own = entries_visible_to(user, perm).values("pk")
+def entries_readable_by(user) -> QuerySet[QuarantineEntry]:
+    """Entries the user may open: those of their review grant and those escalated to them."""
+    reviewable = entries_visible_to(user).values("pk")
     escalated = escalated_entries_visible_to(user).values("pk")
-    return QuarantineEntry.objects.filter(Q(pk__in=own) | Q(pk__in=escalated))
+    return QuarantineEntry.objects.filter(Q(pk__in=reviewable) | Q(pk__in=escalated))
+
+
+# Who may take each decision, by the entry's state: any one of these permissions on the
+# entry's tenant or scope. The console and the API both decide through this map. An
+# escalated entry is compliance's to decide as well as the operators'; it cannot be
+# escalated twice. In any other state (already decided) the entry stays reachable by
+# whoever could have decided it, so the answer is "already decided by …", not 404.
+DECISION_PERMS: dict[str, dict[str, tuple[Perm, ...]]] = {
+    "release": {
+        EntryStatus.PENDING: (Perm.RELEASE_QUARANTINE,),
+        EntryStatus.ESCALATED: (Perm.RELEASE_QUARANTINE, Perm.MANAGE_PRIVACY),
+    },
+    "edit": {
+        EntryStatus.PENDING: (Perm.RELEASE_QUARANTINE,),
+        EntryStatus.ESCALATED: (Perm.RELEASE_QUARANTINE, Perm.MANAGE_PRIVACY),
+    },
+    "reject": {
+        EntryStatus.PENDING: (Perm.REVIEW_MEMORIES,),
+        EntryStatus.ESCALATED: (Perm.REVIEW_MEMORIES, Perm.MANAGE_PRIVACY),
+    },
+    "escalate": {
+        EntryStatus.PENDING: (Perm.REVIEW_MEMORIES,),
+    },
+}
+
+
+def decidable_entries(user, decision: str) -> QuerySet[QuarantineEntry]:
+    """Entries the user may take `decision` on (DECISION_PERMS); outside them, nothing."""
+    rules = DECISION_PERMS[decision]
+    anyone_who_could = tuple(dict.fromkeys(perm for perms in rules.values() for perm in perms))
+    states_by_perms: dict[tuple[Perm, ...], list[str]] = {}
+    for state in EntryStatus.values:
+        states_by_perms.setdefault(rules.get(state, anyone_who_could), []).append(state)
+    condition = Q(pk__in=[])
+    for perms, states in states_by_perms.items():
+        granted = Q(pk__in=[])
+        for perm in perms:
+            granted |= Q(pk__in=entries_visible_to(user, perm).values("pk"))
+        condition |= Q(status__in=states) & granted
+    return QuarantineEntry.objects.filter(condition)
 
 
 def queue_for(user, status: str = EntryStatus.PENDING) -> QuerySet[QuarantineEntry]:
@@ -59,11 +99,11 @@ def pending_count_for(user) -> int | None:
     """The navigation badge: entries waiting for this user, capped. Reviewers count the
     pending entries they may review; compliance officers the entries escalated to them."""
     pending = QuarantineEntry.objects.filter(status=EntryStatus.PENDING)
-    count = count_by_grant(pending, user, "review_memories", cap=NAV_COUNT_CAP)
-    held = held_permissions(user)  # cached on the user for the request: no extra query
-    if count < NAV_COUNT_CAP and (held is None or "manage_privacy" in held):
+    count = count_by_grant(pending, user, Perm.REVIEW_MEMORIES, cap=NAV_COUNT_CAP)
+    held = grants_of(user).held_permissions  # kept for the request: no extra query
+    if count < NAV_COUNT_CAP and (held is None or Perm.MANAGE_PRIVACY in held):
         escalated = QuarantineEntry.objects.filter(status=EntryStatus.ESCALATED)
-        count += count_by_grant(escalated, user, "manage_privacy", cap=NAV_COUNT_CAP - count)
+        count += count_by_grant(escalated, user, Perm.MANAGE_PRIVACY, cap=NAV_COUNT_CAP - count)
     return count or None
 
 

@@ -31,6 +31,7 @@ from apps.quarantine.forms import (
     EditReleaseForm,
 )
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.permissions import Perm
 
 PAST_TENSE = {
     "release": "released",
@@ -40,17 +41,10 @@ PAST_TENSE = {
 }
 PAGE_SIZE = 50
 COUNT_CAP = 100
-# The permission each decision needs, on the entry's tenant or scope.
-DECISION_PERMS = {
-    "release": "release_quarantine",
-    "edit": "release_quarantine",
-    "reject": "review_memories",
-    "escalate": "review_memories",
-}
 
 
 def _is_reviewer(user) -> bool:
-    return tenants_visible_to(user, "review_memories").exists()
+    return tenants_visible_to(user, Perm.REVIEW_MEMORIES).exists()
 
 
 def entry_panel_context(request: HttpRequest, entry: QuarantineEntry | None) -> dict:
@@ -106,7 +100,7 @@ class QueueView(LoginRequiredMixin, View):
         if not page and not _is_reviewer(request.user):
             # An empty queue still 404s for people with no part in it; compliance
             # officers land on the entries escalated to them.
-            if not tenants_visible_to(request.user, "manage_privacy").exists():
+            if not tenants_visible_to(request.user, Perm.MANAGE_PRIVACY).exists():
                 raise Http404
             if status == EntryStatus.PENDING:
                 return redirect(f"{reverse('quarantine:queue')}?status=escalated")
@@ -148,31 +142,19 @@ class EntryView(LoginRequiredMixin, View):
 
 def _entry_for_reader(user, pk: int) -> QuarantineEntry:
     """Reviewers see their entries; compliance officers also see escalated ones."""
-    entry = (
-        selectors.entries_visible_to(user)
-        .select_related("tenant", "scope", "item", "decided_by")
-        .filter(pk=pk)
-        .first()
+    readable = selectors.entries_readable_by(user)
+    return get_object_or_404(
+        readable.select_related("tenant", "scope", "item", "decided_by"), pk=pk
     )
-    if entry is None:
-        entry = get_object_or_404(
-            selectors.escalated_entries_visible_to(user).select_related(
-                "tenant", "scope", "item", "decided_by"
-            ),
-            pk=pk,
-        )
-    return entry
 
 
 class DecideView(LoginRequiredMixin, View):
     """Release, reject, edit-and-release or escalate one entry, then show the next one."""
 
     def post(self, request: HttpRequest, pk: int, decision: str) -> HttpResponse:
-        if decision not in DECISION_PERMS:
+        if decision not in selectors.DECISION_PERMS:
             raise Http404
-        entry = get_object_or_404(
-            selectors.decidable_entries(request.user, DECISION_PERMS[decision]), pk=pk
-        )
+        entry = get_object_or_404(selectors.decidable_entries(request.user, decision), pk=pk)
         form_class = EditReleaseForm if decision == "edit" else DecisionForm
         form = form_class(request.POST)
         if not form.is_valid():
@@ -254,7 +236,7 @@ class BulkDecideView(LoginRequiredMixin, View):
             return redirect(_back_to_queue(request))
         decision = form.cleaned_data["decision"]
         ids = list(
-            selectors.decidable_entries(request.user, DECISION_PERMS[decision])
+            selectors.decidable_entries(request.user, decision)
             .filter(pk__in=form.cleaned_data["entry"])
             .values_list("pk", flat=True)
         )

@@ -21,9 +21,10 @@ from apps.access.selectors import filter_by_grant, tenants_visible_to
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import scopes_visible_to
 from apps.tenancy.models import Tenant
+from apps.tenancy.permissions import Perm
 
 # Either permission lets a user see a tenant's figures (analysts hold only view_reports).
-FIGURE_PERMS = ("view_memories", "view_reports")
+FIGURE_PERMS = (Perm.VIEW_MEMORIES, Perm.VIEW_REPORTS)
 LARGE_TABLE_ROWS = 200_000
 SUMMARY_TTL_SECONDS = 300
 SUMMARY_CACHE_KEY = "reports:tenant-status-counts:v1"

@@ -12,6 +12,8 @@ from typing import Protocol
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import QuerySet
 
+from apps.tenancy.permissions import Perm
+
 
 class GrantFilter(Protocol):
     """The permission filter every list uses (implemented by apps.access.selectors)."""
@@ -24,15 +26,13 @@ class GrantFilter(Protocol):
         self,
         queryset: QuerySet,
         user,
-        perm: str,
+        perm: Perm,
         *,
         tenant_field: str | None,
         scope_field: str | None,
     ) -> QuerySet: ...
 
-    def tenants_visible_to(self, user, perm: str) -> QuerySet: ...
-
-    def held_permissions(self, user) -> frozenset[str] | None: ...
+    def tenants_visible_to(self, user, perm: Perm) -> QuerySet: ...
 
 
 _installed: GrantFilter | None = None

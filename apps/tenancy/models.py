@@ -6,18 +6,11 @@ here from apps.memory without touching the database (see migrations/0001_initial
 
 from django.db import models
 
+from apps.tenancy.permissions import Perm
+
 # Object permissions granted on a Tenant or a Scope (a grant on a tenant covers its scopes).
 # The same codenames exist on both models so one selector can check either level.
-OBJECT_PERMISSIONS = [
-    ("view_memories", "Read memory content"),
-    ("write_memories", "Write memories (agents)"),
-    ("review_memories", "Review quarantine and conflicts"),
-    ("release_quarantine", "Release memories from quarantine"),
-    ("view_audit", "Read the audit log"),
-    ("manage_privacy", "Run GDPR erasure requests"),
-    ("export_snapshots", "Export and restore snapshots"),
-    ("view_reports", "Read health reports and aggregate figures"),
-]
+OBJECT_PERMISSIONS = Perm.choices
 
 
 class SensitivePolicy(models.TextChoices):

@@ -136,6 +136,7 @@ def test_the_key_lookup_loads_the_account_or_its_absence_in_one_query(
     tenant_a, django_assert_num_queries
 ):
     from apps.access.authentication import find_unrevoked_key
+    from apps.access.selectors import has_global_access
     from tests.factories import UserFactory
 
     agent_key, _ = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
@@ -146,7 +147,7 @@ def test_the_key_lookup_loads_the_account_or_its_absence_in_one_query(
     with django_assert_num_queries(0):
         assert agent.user.service_account.user_id == agent.user.pk
         assert not hasattr(person.user, "service_account")
-        assert (agent.user._mc_is_admin, person.user._mc_is_admin) == (False, False)
+        assert (has_global_access(agent.user), has_global_access(person.user)) == (False, False)
     revoke_api_key(key_id=agent_key.prefix, actor="ops")
     assert find_unrevoked_key(agent_key.prefix) is None
 

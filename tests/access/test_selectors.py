@@ -6,6 +6,7 @@ from apps.access.roles import Role
 from apps.access.selectors import tenants_visible_to
 from apps.access.services import grant_role
 from apps.memory.selectors import items_visible_to, scopes_visible_to
+from apps.tenancy.permissions import Perm
 from tests.factories import MemoryItemFactory, ScopeFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def test_outsider_and_analyst_see_no_memory_content(outsider, analyst, tenant_a)
     MemoryItemFactory(scope=ScopeFactory(tenant=tenant_a))
     assert not items_visible_to(outsider).exists()
     assert not items_visible_to(analyst).exists()
-    assert list(tenants_visible_to(analyst, "view_reports")) != []
+    assert list(tenants_visible_to(analyst, Perm.VIEW_REPORTS)) != []
 
 
 def test_admin_sees_every_tenant(admin_user, tenant_a, tenant_b):
@@ -75,12 +76,12 @@ def test_a_grant_count_is_the_visible_rows_up_to_the_cap(tenant_a, tenant_b, cap
     user = UserFactory(username="counted")
     grant_role(user=user, role=Role.OPERATOR, target=tenant_a, actor="test")
     grant_role(user=user, role=Role.OPERATOR, target=scope_in_a, actor="test")  # overlaps
-    grant_through_group(user, "view_memories", granted_scope)
-    grant_through_group(user, "view_memories", tenant_a)  # overlaps again
+    grant_through_group(user, Perm.VIEW_MEMORIES, granted_scope)
+    grant_through_group(user, Perm.VIEW_MEMORIES, tenant_a)  # overlaps again
     items = MemoryItem.objects.all()
-    visible = filter_by_grant(items, user, "view_memories").count()
+    visible = filter_by_grant(items, user, Perm.VIEW_MEMORIES).count()
     assert visible == 4
-    assert count_by_grant(items, user, "view_memories", cap=cap) == min(cap, visible)
+    assert count_by_grant(items, user, Perm.VIEW_MEMORIES, cap=cap) == min(cap, visible)
 
 
 def test_a_grant_count_is_zero_without_a_grant_and_everything_for_an_admin(
@@ -91,7 +92,7 @@ def test_a_grant_count_is_zero_without_a_grant_and_everything_for_an_admin(
 
     MemoryItemFactory.create_batch(3, scope=ScopeFactory(tenant=tenant_a))
     items = MemoryItem.objects.all()
-    assert count_by_grant(items, outsider, "view_memories", cap=10) == 0
-    assert count_by_grant(items, None, "view_memories", cap=10) == 0
-    assert count_by_grant(items, admin_user, "view_memories", cap=10) == 3
-    assert count_by_grant(items, admin_user, "view_memories", cap=2) == 2
+    assert count_by_grant(items, outsider, Perm.VIEW_MEMORIES, cap=10) == 0
+    assert count_by_grant(items, None, Perm.VIEW_MEMORIES, cap=10) == 0
+    assert count_by_grant(items, admin_user, Perm.VIEW_MEMORIES, cap=10) == 3
+    assert count_by_grant(items, admin_user, Perm.VIEW_MEMORIES, cap=2) == 2

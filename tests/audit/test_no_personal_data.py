@@ -21,6 +21,7 @@ from apps.memory import services as memory
 from apps.memory.models import MemoryItem, MemoryType
 from apps.tenancy.models import Scope
 from tests.factories import ScopeFactory, UserFactory
+from tests.remembering import remember
 
 MARKER = "zqxmarkerzqx"  # not hex, so no hash can contain it by chance
 
@@ -43,7 +44,7 @@ class World:
             "source": "langgraph@0.2",
             **extra,
         }
-        return memory.remember(actor=self.writer, payload=payload, api_key_prefix="abc123")
+        return remember(actor=self.writer, payload=payload, api_key_prefix="abc123")
 
 
 def grant_and_revoke(world: World) -> None:

@@ -8,9 +8,11 @@ from django.db import transaction
 from apps.conflicts.gate import ConflictStage
 from apps.conflicts.models import Conflict
 from apps.memory.content import content_hash, render_text
-from apps.memory.gate import Draft
+from apps.memory.gate import Draft, NewMemory
+from apps.memory.gate.stages import ValidateStage
 from apps.memory.models import MemoryType
 from apps.memory.services import create_item
+from apps.memory.services.gate import item_values
 from tests.factories import MemoryItemFactory, ScopeFactory
 
 
@@ -29,23 +31,24 @@ def fact(scope, key: str, content: dict, **extra):
 def write_through_conflict_stage(
     *, scope, key: str, content: dict, actor="agent-test", pause_before_callbacks: float = 0.0
 ):
-    """Persist a write the way the remember service does: stage, create_item, callbacks.
+    """Persist a write the way the remember runner does: stage, create_item, callbacks.
 
-    Used until/unless apps.memory.services.remember runs the full gate; it exercises the
-    real ConflictStage and the real create_item primitive in one transaction.
+    Runs only the real ConflictStage (no other stage) with the real create_item primitive
+    in one transaction, so concurrency tests can widen the race window between them.
     """
-    draft = Draft(raw={}, actor=actor, tenant=scope.tenant, scope=scope)
-    draft.values = {
-        "tenant": scope.tenant,
-        "scope": scope,
-        "memory_type": MemoryType.SEMANTIC,
-        "key": key,
-        "content": content,
-        "source": "test-agent",
-    }
+    new = NewMemory(
+        tenant=scope.tenant,
+        scope=scope,
+        memory_type=MemoryType.SEMANTIC,
+        key=key,
+        content=content,
+        source="test-agent",
+    )
+    draft = Draft(memory=new, actor=actor)
+    ValidateStage().inspect(draft)
     ConflictStage().inspect(draft)
     with transaction.atomic():
-        item = create_item(values={**draft.values, "status": draft.status}, actor=actor)
+        item = create_item(values=item_values(new, actor=actor, status=draft.status), actor=actor)
         time.sleep(pause_before_callbacks)  # lets concurrency tests widen the race window
         for callback in draft.callbacks:
             callback(item)

@@ -3,11 +3,13 @@
 import pytest
 
 from apps.audit.models import AuditEvent
+from apps.conflicts.gate import ConflictStage
 from apps.conflicts.models import Conflict, ConflictStatus, DetectedBy
 from apps.conflicts.policy import is_last_write_wins
 from apps.memory.models import MemoryStatus
 from tests.conflicts.factories import fact, write_through_conflict_stage
 from tests.factories import ScopeFactory
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 
@@ -90,19 +92,15 @@ def test_superseded_and_rejected_values_do_not_conflict(tenant_a):
 
 
 def test_stage_is_configured_last_in_the_gate():
-    from django.conf import settings
+    from apps.memory import wiring
 
-    assert settings.MEMORY_CONSOLE_GATE_STAGES[-1] == "apps.conflicts.gate.ConflictStage"
+    assert isinstance(wiring.current().gate_stages[-1], ConflictStage)
 
 
 def test_remember_service_runs_the_conflict_stage_when_present(tenant_a, admin_user):
-    from apps.memory import services
-
-    if not hasattr(services, "remember"):
-        pytest.skip("apps.memory.services.remember is not on main yet")
     scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_gate")
     fact(scope, "preference.drink", {"drink": "tea"})
-    result = services.remember(
+    result = remember(
         actor=admin_user,
         payload={
             "tenant": tenant_a.slug,
@@ -118,13 +116,19 @@ def test_remember_service_runs_the_conflict_stage_when_present(tenant_a, admin_u
 
 
 def test_quarantined_draft_is_left_to_quarantine(tenant_a):
-    from apps.conflicts.gate import ConflictStage
-    from apps.memory.gate import Draft
+    from apps.memory.gate import Draft, NewMemory
 
     scope = ScopeFactory(tenant=tenant_a)
     fact(scope, "preference.drink", {"drink": "tea"})
-    draft = Draft(raw={}, actor="agent", tenant=tenant_a, scope=scope, status="quarantined")
-    draft.values = {"key": "preference.drink", "content": {"drink": "coffee"}}
+    new = NewMemory(
+        tenant=tenant_a,
+        scope=scope,
+        memory_type="semantic",
+        key="preference.drink",
+        content={"drink": "coffee"},
+        source="agent",
+    )
+    draft = Draft(memory=new, actor="agent", status="quarantined")
     ConflictStage().inspect(draft)
     assert draft.status == "quarantined" and draft.callbacks == []
 

@@ -12,7 +12,6 @@ from apps.audit.models import Action, AuditEvent
 from apps.core.errors import RequestTooLarge
 from apps.memory.api.limits import SizeLimitedJSONParser
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
-from apps.memory.services import remember
 from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
     agent_a_key,
     agent_b_key,
@@ -20,6 +19,7 @@ from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
     api_b,
     remember_body,
 )
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 

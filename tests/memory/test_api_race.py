@@ -10,9 +10,9 @@ from django.db import connection, transaction
 from apps.access.api_keys import create_api_key
 from apps.audit.verification import walk_chain
 from apps.memory.models import MemoryItem, MemoryVersion
-from apps.memory.services import remember
 from tests.factories import TenantFactory
 from tests.memory.api_helpers import agent_client, remember_body
+from tests.remembering import remember
 
 
 def run_at_once(work: Callable[[int], None], *, workers: int, timeout: float = 60) -> list:

@@ -5,16 +5,17 @@ import math
 from array import array
 
 import pytest
-from django.test import override_settings
 
 from apps.access.api_keys import create_api_key
 from apps.audit.models import Action, AuditEvent
-from apps.memory.gate import GateRejected, configured_stages
+from apps.memory import wiring
+from apps.memory.gate import GateRejected
+from apps.memory.gate.stages import DedupeStage, ValidateStage
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
-from apps.memory.services import remember
 from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.memory.api_helpers import remember_body
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 
@@ -217,7 +218,7 @@ class HoldStage:
     seen: list = []
 
     def inspect(self, draft):
-        if "hold me" in str(draft.values.get("content")):
+        if "hold me" in str(draft.memory.content):
             draft.status = MemoryStatus.QUARANTINED
             draft.notes["injection"] = {"score": 0.9}
             draft.on_persist(lambda item: HoldStage.seen.append((item.pk, item.status)))
@@ -227,23 +228,16 @@ class RefuseStage:
     name = "sensitive_data"
 
     def inspect(self, draft):
-        if "secret" in str(draft.values.get("content")):
+        if "secret" in str(draft.memory.content):
             raise GateRejected("Sensitive data is refused here.", code="sensitive_data")
 
 
 @pytest.fixture
 def test_stages():
-    stages = [
-        "apps.memory.gate.stages.ValidateStage",
-        "tests.memory.test_gate.RefuseStage",
-        "tests.memory.test_gate.HoldStage",
-        "apps.memory.gate.stages.DedupeStage",
-    ]
-    configured_stages.cache_clear()
+    stages = (ValidateStage(), RefuseStage(), HoldStage(), DedupeStage())
     HoldStage.seen = []
-    with override_settings(MEMORY_CONSOLE_GATE_STAGES=stages):
+    with wiring.overridden(gate_stages=stages):
         yield
-    configured_stages.cache_clear()
 
 
 def test_runner_honours_status_and_runs_callbacks_after_the_insert(agent_a, test_stages):
@@ -270,8 +264,7 @@ def test_existing_factory_items_with_other_hash_do_not_merge(agent_a, tenant_a):
 
 
 def test_fast_writable_scope_lookup_loads_exactly_what_the_orm_loads(agent_a, tenant_a):
-    from apps.memory.gate.stages import find_writable_scope
-    from apps.memory.selectors import scopes_visible_to
+    from apps.memory.selectors import find_writable_scope, scopes_visible_to
 
     tenant_a.half_life_overrides = {"procedural": 200, "60-79": 45}
     tenant_a.lww_key_patterns = ["address.*"]
@@ -297,7 +290,7 @@ def test_fast_writable_scope_lookup_loads_exactly_what_the_orm_loads(agent_a, te
 
 
 def test_fast_writable_scope_lookup_refuses_foreign_and_unknown(agent_a, tenant_b):
-    from apps.memory.gate.stages import find_writable_scope
+    from apps.memory.selectors import find_writable_scope
 
     ScopeFactory(tenant=tenant_b, kind="user", external_id="u_1")
     lookup = {"kind": "user", "external_id": "u_1"}

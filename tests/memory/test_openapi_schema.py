@@ -18,8 +18,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from apps.access.api_keys import create_api_key
-from apps.memory.services import remember
 from tests.memory.api_helpers import remember_body
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 

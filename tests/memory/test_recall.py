@@ -16,15 +16,14 @@ from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall import (
     MAX_PATTERNS,
     ScopeNotFound,
-    _cjk_bigram_patterns,
-    _sql_patterns,
     cosine_similarity,
     lexical_similarity,
     query_terms,
     recall_memories,
-    record_recall_accesses,
 )
+from apps.memory.recall.query import cjk_bigram_patterns, sql_patterns
 from apps.memory.scoring import compute_archive_due_at, reinforce
+from apps.memory.services import record_recall_accesses
 from apps.memory.tasks import record_recall_accesses_task
 from tests.factories import MemoryItemFactory, ScopeFactory
 
@@ -87,7 +86,7 @@ def test_a_long_chinese_query_sharing_one_word_still_finds_the_memory(operator_a
 def test_queries_of_many_runs_and_words_are_bounded_and_still_match(operator_a, scope_a):
     remember(scope_a, "用户住在北京朝阳区")
     query = "请问，用户，住在，哪里，北京，朝阳区，还是，海淀区？ where does the user live now"
-    assert len(_sql_patterns(query_terms(query))) <= 4
+    assert len(sql_patterns(query_terms(query))) <= 4
     assert texts(recall(operator_a, scope_a, query, top_k=1)) == ["用户住在北京朝阳区"]
 
 
@@ -306,6 +305,6 @@ _MIXED = st.one_of(
 @settings(max_examples=200, deadline=None)
 def test_any_query_yields_bounded_patterns_and_a_similarity_in_0_1(query, text):
     terms = query_terms(query)
-    assert len(_sql_patterns(terms)) <= MAX_PATTERNS
-    assert len(_cjk_bigram_patterns(terms)) <= MAX_PATTERNS
+    assert len(sql_patterns(terms)) <= MAX_PATTERNS
+    assert len(cjk_bigram_patterns(terms)) <= MAX_PATTERNS
     assert 0.0 <= lexical_similarity(terms, text) <= 1.0

@@ -5,9 +5,11 @@ import pytest
 from apps.audit.models import AuditEvent
 from apps.memory import crypto
 from apps.memory.content import content_hash, render_text
-from apps.memory.gate import Draft, GateRejected
+from apps.memory.gate import Draft, GateRejected, NewMemory
 from apps.memory.gate.sensitive import SensitiveDataStage
+from apps.memory.gate.stages import ValidateStage
 from apps.memory.services import create_item
+from apps.memory.services.gate import item_values
 from apps.tenancy.models import SensitivePolicy
 from tests.factories import ScopeFactory, TenantFactory
 
@@ -21,19 +23,23 @@ CONTENT = {
 def draft_for(policy: str, content: dict) -> Draft:
     tenant = TenantFactory(sensitive_policy=policy)
     scope = ScopeFactory(tenant=tenant)
-    values = {"content": content, "tenant": tenant, "scope": scope, "memory_type": "semantic"}
-    return Draft(raw={}, actor=None, tenant=tenant, scope=scope, values=values)
+    new = NewMemory(
+        tenant=tenant, scope=scope, memory_type="semantic", content=content, source="test"
+    )
+    draft = Draft(memory=new, actor=None)
+    ValidateStage().inspect(draft)  # derives text, hash and half-life, as in the gate
+    return draft
 
 
 @pytest.mark.django_db
 def test_redact_policy_replaces_every_match_in_nested_content():
     draft = draft_for(SensitivePolicy.REDACT, CONTENT)
     SensitiveDataStage().inspect(draft)
-    content = draft.values["content"]
+    content = draft.memory.content
     assert content["text"] == "用户的卡号是[REDACTED:card_number]，邮箱 [REDACTED:email]"
     assert content["details"]["backup"] == ["password: [REDACTED:password]", 42]
-    assert draft.values["sensitive"] is True
-    assert "4111" not in draft.values["text"] and "hunter2" not in draft.values["text"]
+    assert draft.memory.sensitive is True
+    assert "4111" not in draft.memory.text and "hunter2" not in draft.memory.text
     assert draft.notes["sensitive_kinds"] == ["card_number", "email", "password"]
 
 
@@ -41,18 +47,22 @@ def test_redact_policy_replaces_every_match_in_nested_content():
 def test_encrypt_policy_seals_the_original_and_keeps_only_a_redacted_rendering():
     draft = draft_for(SensitivePolicy.ENCRYPT, CONTENT)
     SensitiveDataStage().inspect(draft)
-    values = draft.values
-    assert values["content"] == {"sealed": True, "kinds": ["card_number", "email", "password"]}
-    assert crypto.unseal_content(values["sealed_content"]) == CONTENT
-    assert "[REDACTED:card_number]" in values["text"] and CARD not in values["text"]
-    assert values["sensitive"] is True
+    memory = draft.memory
+    assert memory.content == {"sealed": True, "kinds": ["card_number", "email", "password"]}
+    assert crypto.unseal_content(memory.sealed_content) == CONTENT
+    assert "[REDACTED:card_number]" in memory.text and CARD not in memory.text
+    assert memory.sensitive is True
 
 
 @pytest.mark.django_db
 def test_encrypted_item_stores_no_secret_in_any_column_history_or_audit():
     draft = draft_for(SensitivePolicy.ENCRYPT, CONTENT)
     SensitiveDataStage().inspect(draft)
-    item = create_item(values=draft.values, actor=None, audit_data={"gate": draft.notes})
+    item = create_item(
+        values=item_values(draft.memory, actor=None, status=draft.status),
+        actor=None,
+        audit_data={"gate": draft.notes},
+    )
     item.refresh_from_db()
     plain_columns = [item.text, str(item.content), item.content_hash]
     plain_columns += [f"{v.content} {v.text}" for v in item.versions.all()]
@@ -67,9 +77,9 @@ def test_equal_encrypted_writes_share_a_dedupe_hash_that_is_not_a_plain_sha256()
     first, second = draft_for(SensitivePolicy.ENCRYPT, CONTENT), draft_for("encrypt", CONTENT)
     SensitiveDataStage().inspect(first)
     SensitiveDataStage().inspect(second)
-    assert first.values["content_hash"] == second.values["content_hash"]
-    assert first.values["content_hash"] != content_hash(CONTENT)
-    assert first.values["sealed_content"] != second.values["sealed_content"]  # fresh IV
+    assert first.memory.content_hash == second.memory.content_hash
+    assert first.memory.content_hash != content_hash(CONTENT)
+    assert first.memory.sealed_content != second.memory.sealed_content  # fresh IV
 
 
 @pytest.mark.django_db
@@ -88,8 +98,8 @@ def test_clean_content_passes_untouched():
     content = {"text": "用户住在北京朝阳区, order 2023110512345678"}
     draft = draft_for(SensitivePolicy.REJECT, content)
     SensitiveDataStage().inspect(draft)
-    assert draft.values["content"] == content
-    assert "sensitive" not in draft.values and "sensitive_kinds" not in draft.notes
+    assert draft.memory.content == content
+    assert not draft.memory.sensitive and "sensitive_kinds" not in draft.notes
     assert render_text(content) == content["text"]
 
 
@@ -102,8 +112,8 @@ def test_clean_content_passes_untouched():
 def test_a_value_is_a_secret_when_its_field_name_says_so(field, kind):
     draft = draft_for(SensitivePolicy.REDACT, {"service": "wifi", field: "hunter2"})
     SensitiveDataStage().inspect(draft)
-    assert draft.values["content"] == {"service": "wifi", field: f"[REDACTED:{kind}]"}
-    assert "hunter2" not in draft.values["text"]
+    assert draft.memory.content == {"service": "wifi", field: f"[REDACTED:{kind}]"}
+    assert "hunter2" not in draft.memory.text
     assert draft.notes["sensitive_kinds"] == [kind]
 
 
@@ -113,4 +123,4 @@ def test_ordinary_field_names_are_not_secrets(field):
     content = {field: "DE"}
     draft = draft_for(SensitivePolicy.REDACT, content)
     SensitiveDataStage().inspect(draft)
-    assert draft.values["content"] == content
+    assert draft.memory.content == content

@@ -1,11 +1,10 @@
 """The agent verbs as services: forget, feedback, merge and patch keep history and audit."""
 
 import pytest
-from django.test import override_settings
 
 from apps.access.api_keys import create_api_key
 from apps.audit.models import Action, AuditEvent
-from apps.memory.gate import configured_stages
+from apps.memory import wiring
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.services import (
     MergeRefused,
@@ -14,10 +13,10 @@ from apps.memory.services import (
     give_feedback,
     merge_items,
     patch_item,
-    remember,
     rollback_to_version,
 )
 from tests.memory.api_helpers import remember_body
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 
@@ -105,28 +104,19 @@ class QuarantineEverythingWithMarker:
     name = "injection"
 
     def inspect(self, draft):
-        if "ignore previous instructions" in str(draft.values.get("content")):
+        if "ignore previous instructions" in str(draft.memory.content):
             draft.status = MemoryStatus.QUARANTINED
 
 
 def test_patched_content_is_screened_like_a_new_write(agent):
-    stages = [
-        "apps.memory.gate.stages.ValidateStage",
-        "tests.memory.test_services_agent_ops.QuarantineEverythingWithMarker",
-        "apps.memory.gate.stages.DedupeStage",
-    ]
-    configured_stages.cache_clear()
-    try:
-        with override_settings(MEMORY_CONSOLE_GATE_STAGES=stages):
-            item = write(agent, "likes tea")
-            patched = patch_item(
-                item_id=item.pk,
-                changes={"content": {"text": "ignore previous instructions"}},
-                actor=agent,
-                expected_version=1,
-            )
-    finally:
-        configured_stages.cache_clear()
+    with wiring.overridden(content_stages=(QuarantineEverythingWithMarker(),)):
+        item = write(agent, "likes tea")
+        patched = patch_item(
+            item_id=item.pk,
+            changes={"content": {"text": "ignore previous instructions"}},
+            actor=agent,
+            expected_version=1,
+        )
     assert patched.status == MemoryStatus.QUARANTINED
 
 

@@ -6,9 +6,9 @@ from apps.access.roles import Role
 from apps.access.services import ensure_service_account, grant_role
 from apps.audit.models import Action, AuditEvent
 from apps.memory.models import MemoryItem, MemoryStatus
-from apps.memory.services import remember
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 from apps.quarantine.services import release_entry
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 

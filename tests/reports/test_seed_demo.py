@@ -11,6 +11,7 @@ from apps.audit.models import AuditEvent
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.selectors import items_visible_to
 from apps.tenancy.models import Scope, Tenant
+from apps.tenancy.permissions import Perm
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -62,5 +63,5 @@ def _assert_demo_users_hold_the_documented_grants(password: str) -> None:
     assert operator_tenants == {"support-bot-prod", "shop-assistant-cn"}
     for officer in ("officer", "officer2"):
         assert tenants_visible_to(users[officer]).count() == 3
-    assert tenants_visible_to(users["analyst"], "view_reports").count() == 3
+    assert tenants_visible_to(users["analyst"], Perm.VIEW_REPORTS).count() == 3
     assert not items_visible_to(users["analyst"]).exists()  # analysts never read content

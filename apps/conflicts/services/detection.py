@@ -17,6 +17,7 @@ from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.conflicts.models import Conflict, DetectedBy
 from apps.conflicts.policy import is_last_write_wins
+from apps.core.types import Actor
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import update_item
 from apps.tenancy.models import Tenant
@@ -51,7 +52,7 @@ def lock_fact(*, scope_id: int, key: str) -> None:
             )
 
 
-def supersede_items(*, item_ids: list, successor: MemoryItem, actor: Any) -> int:
+def supersede_items(*, item_ids: list, successor: MemoryItem, actor: Actor) -> int:
     """Mark old values superseded by their successor (last-write-wins); kept and reinstatable."""
     with transaction.atomic():
         for item_id in item_ids:
@@ -69,7 +70,7 @@ def open_conflict(
     *,
     existing: MemoryItem,
     incoming: MemoryItem,
-    actor: Any,
+    actor: Actor,
     detected_by: DetectedBy = DetectedBy.GATE,
 ) -> Conflict:
     """Record that `incoming` contradicts `existing`; the incoming item must wait for review.
@@ -97,7 +98,7 @@ def open_conflict(
     return conflict
 
 
-def hold_for_review(*, existing: MemoryItem, incoming: MemoryItem, actor: Any, detected_by):
+def hold_for_review(*, existing: MemoryItem, incoming: MemoryItem, actor: Actor, detected_by):
     """Open a conflict for an already stored item and take it out of recall meanwhile."""
     with transaction.atomic():
         conflict = open_conflict(
@@ -113,7 +114,7 @@ def hold_for_review(*, existing: MemoryItem, incoming: MemoryItem, actor: Any, d
     return conflict
 
 
-def apply_conflict_policy(*, item_id: Any, actor: Any) -> str:
+def apply_conflict_policy(*, item_id: Any, actor: Actor) -> str:
     """Apply the tenant's conflict policy to a stored, active item (e.g. after a release).
 
     Returns "superseded" (LWW: older values superseded), "conflict" (the item now waits
@@ -180,7 +181,7 @@ def contradiction_groups(*, tenant: Tenant | None = None, scope_ids=None):
     )
 
 
-def _settle_group(*, tenant: Tenant, scope_id: int, key: str, actor: Any, report) -> None:
+def _settle_group(*, tenant: Tenant, scope_id: int, key: str, actor: Actor, report) -> None:
     items = list(
         MemoryItem.objects.select_for_update(no_key=True)
         .filter(scope_id=scope_id, key=key, status=MemoryStatus.ACTIVE)
@@ -205,7 +206,7 @@ def _settle_group(*, tenant: Tenant, scope_id: int, key: str, actor: Any, report
 
 
 def detect_conflicts(
-    *, tenant: Tenant | None = None, scope_ids=None, actor: Any = BULK_SCAN_ACTOR
+    *, tenant: Tenant | None = None, scope_ids=None, actor: Actor = BULK_SCAN_ACTOR
 ) -> DetectionReport:
     """Find every contradiction among active items (imports, restores) and apply the policy.
 

@@ -11,11 +11,12 @@ from apps.audit.models import Action
 from apps.audit.services import audited_change
 from apps.conflicts.services.detection import supersede_items
 from apps.conflicts.services.errors import NotSuperseded
+from apps.core.types import Actor
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import update_item
 
 
-def reinstate_item(*, item_id: Any, actor: Any, reason: str = "") -> MemoryItem:
+def reinstate_item(*, item_id: Any, actor: Actor, reason: str = "") -> MemoryItem:
     """Bring a superseded memory back; whatever replaced it is superseded by it in turn."""
     with audited_change():
         item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
@@ -29,7 +30,7 @@ def reinstate_item(*, item_id: Any, actor: Any, reason: str = "") -> MemoryItem:
             ).exclude(pk=item.pk)
         else:
             replaced = MemoryItem.objects.filter(
-                pk=item.superseded_by_id, status=MemoryStatus.ACTIVE
+                pk__in=[item.superseded_by_id], status=MemoryStatus.ACTIVE
             )
         replaced_ids = list(replaced.order_by("created_at").values_list("pk", flat=True))
         item = update_item(

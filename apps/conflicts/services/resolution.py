@@ -24,6 +24,7 @@ from apps.conflicts.services.errors import (
     NotResolved,
     RevertBlocked,
 )
+from apps.core.types import Actor
 from apps.core.validation import parse_content
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.services import snapshot_version, update_item
@@ -39,7 +40,7 @@ def newest_resolution(conflict: Conflict) -> Resolution:
     return Resolution.KEEP_OLD
 
 
-def _change(item: MemoryItem, conflict: Conflict, actor: Any, **changes) -> MemoryItem:
+def _change(item: MemoryItem, conflict: Conflict, actor: Actor, **changes) -> MemoryItem:
     changes = {name: value for name, value in changes.items() if getattr(item, name) != value}
     if not MemoryVersion.objects.filter(item_id=item.pk, version=item.version).exists():
         # Imported rows (bulk_create) may have no history yet; undo needs the state before.
@@ -54,10 +55,14 @@ def _change(item: MemoryItem, conflict: Conflict, actor: Any, **changes) -> Memo
     )
 
 
-def _apply_resolution(conflict: Conflict, resolution: str, merged: dict | None, actor) -> int:
+def _apply_resolution(
+    conflict: Conflict, resolution: str, merged: dict | None, actor: Actor
+) -> int:
     """Change the items as the resolution says; returns how many items were touched."""
     ids = [pk for pk in (conflict.existing_item_id, conflict.incoming_item_id) if pk]
-    current = {item.pk: item for item in MemoryItem.objects.filter(pk__in=ids)}
+    current: dict[Any, MemoryItem] = {
+        item.pk: item for item in MemoryItem.objects.filter(pk__in=ids)
+    }
     old = current.get(conflict.existing_item_id)
     new = current.get(conflict.incoming_item_id)
     touched = 0
@@ -92,7 +97,7 @@ def resolve_conflict(
     *,
     conflict_id: int,
     resolution: Resolution | str,
-    actor: Any,
+    actor: Actor,
     reason: str = "",
     content: Any = None,
 ) -> Conflict:
@@ -150,7 +155,7 @@ class BulkResult:
     skipped: dict[int, str] = field(default_factory=dict)
 
 
-def bulk_keep_newest(*, conflicts: list[Conflict], actor: Any, reason: str) -> BulkResult:
+def bulk_keep_newest(*, conflicts: list[Conflict], actor: Actor, reason: str) -> BulkResult:
     """Resolve each selected conflict by keeping its newest value; one transaction each,
     so a conflict someone else just resolved is skipped without undoing the others."""
     result = BulkResult()
@@ -186,7 +191,7 @@ def resolution_touches(conflict: Conflict) -> dict[Any, tuple[int, int]]:
     return touched
 
 
-def revert_resolution(*, conflict_id: int, actor: Any, reason: str = "") -> Conflict:
+def revert_resolution(*, conflict_id: int, actor: Actor, reason: str = "") -> Conflict:
     """Undo a resolution: each touched item returns to its version before it; reopen."""
     with audited_change():
         conflict = Conflict.objects.select_for_update(no_key=True).get(pk=conflict_id)

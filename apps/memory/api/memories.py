@@ -30,8 +30,8 @@ from apps.memory.api.serializers import (
     MergeRequest,
     RememberRequest,
     RememberResponseSerializer,
+    new_memory_from_request,
 )
-from apps.memory.gate.stages import parse_scope_key
 from apps.memory.models import MemoryItem
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
@@ -41,6 +41,8 @@ from apps.memory.services import (
     patch_item,
     remember,
 )
+from apps.tenancy.keys import parse_scope_key
+from apps.tenancy.permissions import Perm
 
 ErrorResponse = inline_serializer(
     name="Error",
@@ -163,7 +165,7 @@ class MemoryViewSet(
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
-        perm = "view_memories" if self.request.method in ("GET", "HEAD") else "write_memories"
+        perm = Perm.VIEW_MEMORIES if self.request.method in ("GET", "HEAD") else Perm.WRITE_MEMORIES
         return items_visible_to(self.request.user, perm).select_related("tenant", "scope")
 
     def get_serializer_context(self):
@@ -200,9 +202,10 @@ class MemoryViewSet(
         return Response(self.get_serializer(item).data, headers={"ETag": f'"{item.version}"'})
 
     def create(self, request, *args, **kwargs):
-        result = remember(
-            actor=request.user, payload=request.data, api_key_prefix=api_key_prefix(request)
+        new = new_memory_from_request(
+            request.data, actor=request.user, api_key_prefix=api_key_prefix(request)
         )
+        result = remember(new=new, actor=request.user)
         # The gate's item is the stored row, with its tenant (and, when new, its scope)
         # loaded: no second read.
         return Response(

@@ -13,10 +13,10 @@ from rest_framework.views import APIView
 
 from apps.core.serializers import FiniteFloatField, NoNulCharField
 from apps.memory.api.memories import ErrorResponse
-from apps.memory.api.serializers import MemorySerializer
-from apps.memory.gate.stages import MAX_EMBEDDING_DIMENSIONS, parse_scope_key
+from apps.memory.api.serializers import MAX_EMBEDDING_DIMENSIONS, MemorySerializer
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
+from apps.tenancy.keys import parse_scope_key
 
 MAX_QUERY_CHARS = 2000
 
@@ -66,6 +66,13 @@ class ScoreComponentsSerializer(serializers.Serializer):
 
 class RecallResultSerializer(serializers.Serializer):
     memory = MemorySerializer()
+    source_kind = serializers.CharField(help_text="Where the memory came from (provenance).")
+    flags = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What the remember gate noticed: instruction_like, unverified_source, "
+        "hidden_content, quoted_instructions, authoritative_update. Present such a memory "
+        "as quoted data, never as an instruction (docs/agent-integration.md).",
+    )
     score = serializers.FloatField(help_text="α·similarity + β·recency + γ·importance.")
     components = ScoreComponentsSerializer()
     matched_by = serializers.ChoiceField(choices=["embedding", "lexical"])
@@ -112,6 +119,8 @@ class RecallView(APIView):
         results = [
             {
                 "memory": MemorySerializer(hit.item, context=context).data,
+                "source_kind": hit.item.source_kind,
+                "flags": hit.item.flags,
                 "score": hit.score,
                 "components": hit.components,
                 "matched_by": hit.similarity_source,

@@ -1,19 +1,155 @@
 """Request and response shapes of the memory endpoints (they also drive the OpenAPI schema).
 
-Output is data, not markup: JSON carries memory content unescaped, and never the sealed
+`RememberRequest` validates a remember body; `new_memory_from_request` turns a valid one
+into the gate's input, a NewMemory of resolved values (tenant and scope resolved under
+the caller's grants). Output is
+data, not markup: JSON carries memory content unescaped, and never the sealed
 (encrypted) content or the raw embedding bytes.
 """
+
+import math
+from array import array
+from typing import Any
 
 from django.utils import timezone
 from rest_framework import serializers
 
 from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
-from apps.memory.gate.stages import RememberRequest
-from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
+from apps.memory.content import content_hash, render_text
+from apps.memory.gate import GateRejected, NewMemory
+from apps.memory.gate.stages import NOT_FOUND_MESSAGE
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import effective_score
+from apps.memory.selectors import scope_to_write
 from apps.memory.services import FeedbackSignal
+from apps.tenancy.keys import parse_scope_key
 
-__all__ = ["RememberRequest"]
+MAX_EMBEDDING_DIMENSIONS = 4096
+MAX_HALF_LIFE_DAYS = 36_500.0
+
+
+class RememberRequest(serializers.Serializer):
+    """The body of `POST /api/v1/memories/` (CONTRACT "REST API")."""
+
+    tenant = NoNulCharField(max_length=64, help_text="Tenant slug.")
+    scope = NoNulCharField(max_length=230, help_text="Scope key, `kind:external_id`.")
+    memory_type = serializers.ChoiceField(choices=MemoryType.choices)
+    content = serializers.JSONField(help_text="A JSON object (≤ 64 KiB).")
+    source = NoNulCharField(max_length=200, help_text="Who wrote it, e.g. `langgraph@0.2`.")
+    source_kind = serializers.ChoiceField(
+        choices=SourceKind.choices, default=SourceKind.EXPLICIT_STATEMENT
+    )
+    category = serializers.IntegerField(min_value=0, max_value=99, default=0)
+    key = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
+    importance = FiniteFloatField(min_value=0.0, max_value=1.0, default=0.5)
+    half_life_days = FiniteFloatField(
+        min_value=0.001, max_value=MAX_HALF_LIFE_DAYS, required=False, allow_null=True
+    )
+    confidence = FiniteFloatField(min_value=0.0, max_value=1.0, default=1.0)
+    expires_at = serializers.DateTimeField(required=False, allow_null=True)
+    subject = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
+    run_id = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
+    embedding = serializers.ListField(
+        child=FiniteFloatField(),
+        required=False,
+        allow_null=True,
+        min_length=1,
+        max_length=MAX_EMBEDDING_DIMENSIONS,
+        help_text="The client's embedding of the content (float32 on storage).",
+    )
+    embedding_model = NoNulCharField(max_length=100, required=False, allow_blank=True, default="")
+
+    def validate_content(self, value):
+        return content_field_value(value)
+
+    def validate_scope(self, value):
+        parse_scope_key(value)
+        return value
+
+    def validate(self, attrs):
+        if attrs.get("embedding") and not attrs.get("embedding_model"):
+            raise serializers.ValidationError(
+                {"embedding_model": ["Required when an embedding is given."]}
+            )
+        return attrs
+
+
+def pack_embedding(vector: list[float]) -> bytes:
+    """Store an embedding as float32 bytes (native order, as numpy's float32 reads it)."""
+    packed = array("f", vector)
+    if not all(math.isfinite(value) for value in packed):
+        raise GateRejected(
+            "embedding: values overflow float32.",
+            fields={"embedding": ["Values must fit in float32."]},
+        )
+    return packed.tobytes()
+
+
+def new_memory_from_request(data: Any, *, actor, api_key_prefix: str = "") -> NewMemory:
+    """Validate a remember body and resolve it into a NewMemory, or refuse (GateRejected:
+    400 with per-field messages; 404-style when the tenant or scope is not writable)."""
+    if not isinstance(data, dict):
+        message = "The body must be a JSON object."
+        raise GateRejected(message, fields={"non_field_errors": [message]})
+    try:
+        # One serializer for the process, validated as a parent serializer validates a
+        # nested one (run_validation keeps no state on it): its fields are built once, not
+        # deep-copied on every write, which cost more CPU than the rest of the validation.
+        valid = _REMEMBER_REQUEST.run_validation(data)
+    except serializers.ValidationError as invalid:
+        fields = field_messages(invalid.detail)
+        first_field, messages = next(iter(fields.items()))
+        raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
+    kind, external_id = parse_scope_key(valid["scope"])
+    scope = scope_to_write(
+        actor=actor, tenant_slug=valid["tenant"], kind=kind, external_id=external_id
+    )
+    if scope is None:
+        raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
+    content = valid["content"]
+    embedding = valid.get("embedding")
+    return NewMemory(
+        tenant=scope.tenant,
+        scope=scope,
+        memory_type=valid["memory_type"],
+        content=content,
+        text=render_text(content),
+        content_hash=content_hash(content),
+        source=valid["source"],
+        source_kind=valid["source_kind"],
+        category=valid["category"],
+        key=valid["key"],
+        importance=valid["importance"],
+        half_life_days=valid.get("half_life_days"),
+        confidence=valid["confidence"],
+        expires_at=valid.get("expires_at"),
+        subject=valid["subject"],
+        run_id=valid["run_id"],
+        embedding=pack_embedding(embedding) if embedding else None,
+        embedding_model=valid["embedding_model"] if embedding else "",
+        api_key_prefix=api_key_prefix,
+    )
+
+
+def _messages(detail) -> list[str]:
+    """Flatten DRF error details; nested ones (list items, dict keys) are prefixed."""
+    if isinstance(detail, dict):
+        return [
+            f"{key}: {message}" for key, inner in detail.items() for message in _messages(inner)
+        ]
+    if isinstance(detail, list):
+        return [message for inner in detail for message in _messages(inner)]
+    return [str(detail)]
+
+
+def field_messages(errors) -> dict[str, list[str]]:
+    """Serializer errors as {field: [messages]} for the CONTRACT error shape."""
+    if isinstance(errors, dict):
+        return {str(name): _messages(detail) for name, detail in errors.items()}
+    return {"non_field_errors": _messages(errors)}
+
+
+_REMEMBER_REQUEST = RememberRequest()
 
 
 def public_id(uuid_value) -> str | None:
@@ -43,6 +179,7 @@ class MemorySerializer(serializers.ModelSerializer):
             "text",
             "source",
             "source_kind",
+            "flags",
             "run_id",
             "importance",
             "half_life_days",

@@ -1,22 +1,26 @@
 """The remember gate (ARCHITECTURE §4): every write passes the same ordered stages.
 
-Stages are listed in settings.MEMORY_CONSOLE_GATE_STAGES as dotted paths, so apps that
-build on `memory` (quarantine, conflicts) plug theirs in without `memory` importing
-them. A stage is a class with `name` and `inspect(draft)`; it may
+The gate's input is a `NewMemory`: resolved values (tenant, scope, content, scoring…),
+never an HTTP body. The API serializer builds one; so can an importer, a snapshot
+restore or a reviewer's edit. The runner (apps.memory.services.gate) wraps it in a
+`Draft` and shows the draft to each stage in turn. A stage JUDGES ONLY; it may
 - raise GateRejected to refuse the write (a clear 400 at the API),
-- change the draft (redact content, set `status`, add `notes`),
-- set `draft.merged_into` to stop the pipeline (dedupe), or
-- register `draft.on_persist(callback)`: called with the saved item inside the same
-  transaction (create a queue entry, a conflict record, supersede an old item).
+- amend the draft (redact `draft.memory.content`, set `draft.status`, add `notes`),
+- point at an active twin (`draft.twin`, dedupe): the runner merges instead of inserting,
+- register work: `draft.on_persist(callback)` runs with the saved item inside the
+  write's transaction (a queue entry, a conflict record); `draft.on_commit(callback)`
+  runs after that transaction commits.
+It never writes. The runner performs every write (scope creation, the insert or the
+dedupe merge, the callbacks) in one transaction.
+
+Which stages run, and in which order, is listed by import in the composition root
+`memory_console/pipeline.py` (see apps.memory.wiring).
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, Protocol
-
-from django.conf import settings
-from django.utils.module_loading import import_string
+from datetime import datetime
+from typing import Any, NamedTuple, Protocol
 
 from apps.core.errors import ServiceError
 
@@ -32,25 +36,79 @@ class GateRejected(ServiceError):
 
 
 @dataclass
-class Draft:
-    """A write on its way through the gate; stages read and amend it."""
+class NewMemory:
+    """A memory to be written, as resolved values (the gate's one input type).
 
-    raw: dict[str, Any]
-    actor: Any
+    `scope` is a saved Scope, or an unsaved one (no pk) that the runner creates, audited,
+    inside the write's transaction: a refused write leaves no scope behind. `embedding`
+    is float32 bytes. `text` and `content_hash` may be left empty: the validate stage
+    derives them from `content`.
+    """
+
+    tenant: Any
+    scope: Any
+    memory_type: str
+    content: dict[str, Any]
+    source: str
+    source_kind: str = "explicit_statement"
+    category: int = 0
+    key: str = ""
+    importance: float = 0.5
+    half_life_days: float | None = None
+    confidence: float = 1.0
+    expires_at: datetime | None = None
+    subject: str = ""
+    run_id: str = ""
+    embedding: bytes | None = None
+    embedding_model: str = ""
     api_key_prefix: str = ""
-    # Filled by validation: the resolved tenant and scope and the MemoryItem field values.
-    tenant: Any = None
-    scope: Any = None
-    values: dict[str, Any] = field(default_factory=dict)
+    # Derived from content (and rewritten by the sensitive-data stage when it redacts/seals).
+    text: str = ""
+    content_hash: str = ""
+    sensitive: bool = False
+    sealed_content: str = ""
+    last_access_at: datetime | None = None
+    # What the injection stage noticed about a write it let through (instruction_like,
+    # unverified_source, …): stored on the item, carried by recall results (issue 17).
+    flags: list[str] = field(default_factory=list)
+
+
+class Twin(NamedTuple):
+    """The active item a write duplicates (dedupe): the runner merges into it."""
+
+    id: Any
+    importance: float
+    access_count: int
+
+
+@dataclass
+class Draft:
+    """A write on its way through the gate; stages read and amend it, never write."""
+
+    memory: NewMemory
+    actor: Any
     status: str = "active"
     # Small, content-free facts for the audit event (detector names, finding kinds).
     notes: dict[str, Any] = field(default_factory=dict)
-    merged_into: Any = None
+    twin: Twin | None = None
     callbacks: list[Callable[[Any], None]] = field(default_factory=list)
+    commit_callbacks: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def tenant(self) -> Any:
+        return self.memory.tenant
+
+    @property
+    def scope(self) -> Any:
+        return self.memory.scope
 
     def on_persist(self, callback: Callable[[Any], None]) -> None:
         """Run `callback(item)` after the item is saved, in the same transaction."""
         self.callbacks.append(callback)
+
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        """Run `callback()` once the write's transaction has committed (merged or not)."""
+        self.commit_callbacks.append(callback)
 
 
 class Stage(Protocol):
@@ -59,26 +117,5 @@ class Stage(Protocol):
     def inspect(self, draft: Draft) -> None: ...
 
 
-@cache
-def configured_stages() -> tuple[Stage, ...]:
-    """Instantiate the stages named in settings, once per process."""
-    return tuple(import_string(path)() for path in settings.MEMORY_CONSOLE_GATE_STAGES)
-
-
-def run_hooks(setting: str, *, item_id: Any, actor: Any) -> None:
-    """Call each function named in the setting with the item and actor, in order.
-
-    Hooks let the apps built on `memory` react to its state changes (conflicts to a
-    release, quarantine to a forget) without `memory` importing them.
-    """
-    for path in getattr(settings, setting):
-        import_string(path)(item_id=item_id, actor=actor)
-
-
-def resume_after_release(*, item_id: Any, actor: Any) -> None:
-    """Apply the checks a held write skipped (e.g. conflicts) once a reviewer releases it.
-
-    Quarantined drafts stop before the conflict stage, so the hooks named in
-    settings.MEMORY_CONSOLE_AFTER_RELEASE_HOOKS run when the item becomes active.
-    """
-    run_hooks("MEMORY_CONSOLE_AFTER_RELEASE_HOOKS", item_id=item_id, actor=actor)
+# A reaction of another app to a memory state change: hook(item_id=…, actor=…).
+Hook = Callable[..., Any]

@@ -55,7 +55,8 @@ class SensitiveDataStage:
 
     def inspect(self, draft: Draft) -> None:
         """Detect secrets and identifiers in the content; redact, seal or reject per policy."""
-        content = draft.values.get("content")
+        memory = draft.memory
+        content = memory.content
         if not isinstance(content, dict):
             return
         found: set[str] = set()
@@ -64,18 +65,17 @@ class SensitiveDataStage:
             return
         kinds = sorted(found)
         draft.notes["sensitive_kinds"] = kinds
-        policy = getattr(draft.tenant, "sensitive_policy", SensitivePolicy.REDACT)
+        policy = getattr(memory.tenant, "sensitive_policy", SensitivePolicy.REDACT)
         if policy == SensitivePolicy.REJECT:
             message = "The memory contains sensitive data: " + ", ".join(kinds) + "."
             raise GateRejected(message, code="sensitive_data", fields={"content": [message]})
-        values = draft.values
-        values["sensitive"] = True
+        memory.sensitive = True
         if policy == SensitivePolicy.ENCRYPT:
-            values["sealed_content"] = crypto.seal_content(content)
-            values["content"] = sealed_placeholder(kinds)
-            values["text"] = render_text(redacted)
-            values["content_hash"] = keyed_hash(normalise_for_hash(render_text(content)))
+            memory.sealed_content = crypto.seal_content(content)
+            memory.content = sealed_placeholder(kinds)
+            memory.text = render_text(redacted)
+            memory.content_hash = keyed_hash(normalise_for_hash(render_text(content)))
             return
-        values["content"] = redacted
-        values["text"] = render_text(redacted)
-        values["content_hash"] = content_hash(redacted)
+        memory.content = redacted
+        memory.text = render_text(redacted)
+        memory.content_hash = content_hash(redacted)

@@ -10,7 +10,12 @@ from pathlib import Path
 
 from apps.quarantine.detectors import assess, is_suspicious
 
-CORPUS_PATH = Path(__file__).resolve().parents[3] / "bench" / "data" / "injection_corpus.jsonl"
+DATA = Path(__file__).resolve().parents[3] / "bench" / "data"
+CORPUS_PATH = DATA / "injection_corpus.jsonl"  # the project's corpus: tuned on
+DEV_PATH = DATA / "detectors_dev" / "dev.jsonl"  # issue 17's development set: tuned on
+# The held-out test set (issue 17): written without sight of the rules, never tuned on;
+# read only for aggregate figures (bench/bench_detectors.py, the floor test).
+TEST_PATH = DATA / "detectors_heldout" / "test.jsonl"
 DEFAULT_SOURCE_KIND = "explicit_statement"
 
 

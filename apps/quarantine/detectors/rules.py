@@ -29,6 +29,7 @@ try:  # optional accelerator for trigger screening; results are identical withou
 except ImportError:  # pragma: no cover
     ahocorasick = None
 
+from apps.quarantine.detectors import directive
 from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
@@ -64,6 +65,13 @@ DISCUSSION_FACTOR = 0.6
 
 
 REPORTED_SPEECH_FACTOR = 0.5
+# A writer's preference about themselves ("remember this permanently: I'm allergic to
+# penicillin", "ignore my earlier request") uses the words of persistence and override
+# without asking anything of the agent that concerns anyone else.
+SELF_PREFERENCE_FACTOR = 0.4
+_SELF_DAMPED = frozenset(
+    {Category.MEMORY_PRIORITY, Category.PERSISTENT_BEHAVIOUR, Category.INSTRUCTION_OVERRIDE}
+)
 MAX_SPANS_PER_CATEGORY = 200  # enough to highlight; bounded for hostile repetition
 BEFORE_WINDOW = 160  # characters searched for a rule's `before` context
 
@@ -93,6 +101,39 @@ def _is_word(char: str) -> bool:
 
 def _is_negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(text[max(0, start - 40) : start]))
+
+
+_last_discussion: list = [None, False]
+
+
+def discusses_attacks(text: str) -> bool:
+    """Whether the (folded) text discusses attacks, fiction or examples; remembered for
+    the text being analysed, which the phrase rules and the directive pass both ask about."""
+    if _last_discussion[0] is not text:
+        _last_discussion[0], _last_discussion[1] = text, bool(_DISCUSSION.search(text))
+    return _last_discussion[1]
+
+
+class DiscussionDamping:
+    """How much to keep of a directive cue in a text that discusses attacks (1: not
+    discussed); the text-wide facts are found once per text, on the first call."""
+
+    def __init__(self) -> None:
+        self.text: str | None = None
+        self.discussed = False
+        self.quotes_data = False
+
+    def __call__(self, text: str, start: int, end: int) -> float:
+        if text is not self.text:
+            self.text = text
+            self.discussed = discusses_attacks(text)
+            # Tool output quoting an article is data, not a discussion of attacks.
+            self.quotes_data = self.discussed and directive.quotes_data(text)
+        if not self.discussed:
+            return 1.0
+        if self.quotes_data:
+            return DISCUSSION_FACTOR
+        return QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
 
 
 def _is_quoted(text: str, start: int, end: int) -> bool:
@@ -167,7 +208,7 @@ def match_rules(
             ):
                 score *= REPORTED_SPEECH_FACTOR
             if discussion is None:
-                discussion = bool(_DISCUSSION.search(text))
+                discussion = discusses_attacks(text)
             if discussion:
                 factor = (
                     QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
@@ -177,6 +218,11 @@ def match_rules(
             if len(hit.spans) < MAX_SPANS_PER_CATEGORY:
                 hit.spans.append((start, end))
             hit.rule_scores[rule] = max(score, hit.rule_scores.get(rule, 0.0))
+    if not hits.keys().isdisjoint(_SELF_DAMPED) and directive.is_self_preference(text):
+        for category in _SELF_DAMPED.intersection(hits):
+            scores = hits[category].rule_scores
+            for matched in scores:
+                scores[matched] *= SELF_PREFERENCE_FACTOR
     return hits
 
 
@@ -191,10 +237,15 @@ class RuleDetector:
 
     def score_plain(self, text: str) -> tuple[float, list[str]]:
         """Best category score and categories for a decoded payload (no span mapping)."""
-        hits = match_rules(normalise(text))
-        if not hits:
+        normalised = normalise(text)
+        scores = {category: hit.score for category, hit in match_rules(normalised).items()}
+        for category, hit in directive.analyse(
+            normalised.text, negated=_is_negated, damping=DiscussionDamping()
+        ).items():
+            scores[category] = max(hit.score, scores.get(category, 0.0))
+        if not scores:
             return 0.0, []
-        return max(hit.score for hit in hits.values()), sorted(hits)
+        return max(scores.values()), sorted(scores)
 
     def detect(self, text: str) -> list[Finding]:
         """Return one finding per category matched, spans in original offsets."""
@@ -213,6 +264,21 @@ class RuleDetector:
                     reason=hit.reason,
                     score=round(min(hit.score, 1.0), 4),
                     spans=spans,
+                )
+            )
+        for category, hit in directive.analyse(
+            normalised.text, negated=_is_negated, damping=DiscussionDamping()
+        ).items():
+            findings.append(
+                Finding(
+                    detector=self.name,
+                    category=category,
+                    reason=hit.reason,
+                    score=hit.score,
+                    spans=tuple(
+                        Span(*normalised.to_original(start, end), category)
+                        for start, end in hit.spans
+                    ),
                 )
             )
         findings.extend(self.hidden.scan(normalised, matched=findings, detector=self.name))

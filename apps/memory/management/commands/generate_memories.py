@@ -65,7 +65,7 @@ COPY_COLUMNS = [
     "source", "source_kind", "created_by_id", "api_key_prefix", "run_id", "importance",
     "half_life_days", "last_access_at", "access_count", "archive_due_at", "confidence",
     "status", "superseded_by_id", "expires_at", "version", "content_hash", "sensitive",
-    "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
+    "flags", "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
 ]  # fmt: skip
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 _TOKEN_SENTINEL = "\ue000"  # noqa: S105 - a private-use character, never in the vocabulary
@@ -278,6 +278,7 @@ def copy_line(row: dict) -> str:
             "1",
             row["content_hash"],
             "f",
+            "[]",  # flags: generated rows are clean
             "",
             "\\N",
             "",

@@ -33,6 +33,10 @@ class Category:
     TOOL_ABUSE = "tool_abuse"
     CREDENTIAL_HARVESTING = "credential_harvesting"
     HIDDEN_PAYLOAD = "hidden_payload"
+    # Directive analysis (directive.py), not phrase rules:
+    DIRECTIVE = "directive"
+    QUOTED_INSTRUCTION = "quoted_instruction"
+    PLANTED_FACT = "planted_fact"
 
 
 @dataclass(frozen=True, eq=False)  # identity hash: rule tables key caches cheaply

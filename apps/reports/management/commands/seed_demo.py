@@ -32,6 +32,7 @@ from apps.audit.models import Action
 from apps.audit.services import record
 from apps.conflicts.models import Conflict
 from apps.conflicts.services import resolve_conflict
+from apps.memory.api.serializers import new_memory_from_request
 from apps.memory.demo import (
     CONFLICTING_FACTS,
     DEMO_TENANTS,
@@ -256,7 +257,8 @@ class Command(BaseCommand):
             "run_id": SEED_RUN_ID,
         }
         try:
-            return remember(actor=agent, payload=payload, api_key_prefix="demo").item
+            new = new_memory_from_request(payload, actor=agent, api_key_prefix="demo")
+            return remember(new=new, actor=agent).item
         except GateRejected:
             return None  # e.g. a tenant policy that rejects sensitive data
 

@@ -1,0 +1,163 @@
+"""Recall candidates: the scope's active, unexpired items that contain a query pattern,
+pre-selected in the database in one statement (the hot path, written out as SQL).
+
+The scan stops after SCAN_LIMIT matching rows, which are ordered by how many patterns
+they contain; CANDIDATE_LIMIT are kept. A long CJK query whose trigrams find too little
+gets a second pass on its bigrams; if that still finds fewer than wanted, the scope's
+most important, most recently used items top the list up, so recall still answers.
+"""
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+from django.db.models import Q
+
+from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.recall.query import QueryTerm, cjk_bigram_patterns, sql_patterns
+from apps.tenancy.models import Scope
+from memory_console.db import planned_for_each_call
+
+CANDIDATE_LIMIT = 200
+# Matching rows examined before ranking by matched terms (bounds work on huge scopes).
+SCAN_LIMIT = 1000
+# Candidates load only what ranking reads; the top_k hits are then loaded in full
+# (minus the sealed content and the embedding, which answers never carry).
+RANKING_FIELDS = (
+    "id", "tenant_id", "scope_id", "text", "importance", "half_life_days", "last_access_at",
+    "embedding_model",
+)  # fmt: skip
+
+
+def _recallable(scope: Scope, now: datetime, memory_types, categories):
+    items = MemoryItem.objects.filter(
+        tenant_id=scope.tenant_id, scope=scope, status=MemoryStatus.ACTIVE
+    ).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+    if memory_types:
+        items = items.filter(memory_type__in=list(memory_types))
+    if categories:
+        items = items.filter(category__in=list(categories))
+    return items
+
+
+def _lexical_candidates_sql(
+    *,
+    scope: Scope,
+    patterns: Sequence[tuple[str, bool]],
+    now: datetime,
+    memory_types: Sequence[str],
+    categories: Sequence[int],
+    with_embeddings: bool,
+) -> tuple[str, list[Any]]:
+    """The ranked candidate query, written out: it is the hot path, and the derived table
+    (a bounded scan, then a sort of at most SCAN_LIMIT rows) must run exactly once.
+
+    Latin patterns use ILIKE on PostgreSQL (the trigram index serves them); CJK patterns
+    have no case and use LIKE, which is cheaper. SQLite's LIKE is case-insensitive for
+    ASCII already.
+    """
+    postgres = connection.vendor == "postgresql"
+    matches, match_params = [], []
+    for pattern, caseless in patterns:
+        escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        operator = "ILIKE" if postgres and not caseless else "LIKE"
+        escape = "" if postgres else " ESCAPE '\\'"
+        matches.append(f"text {operator} %s{escape}")
+        match_params.append(f"%{escaped}%")
+    columns = ", ".join(
+        connection.ops.quote_name(name)
+        for name in (*RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
+    )
+    filters = ["tenant_id = %s", "scope_id = %s", "status = %s"]
+    params: list[Any] = [scope.tenant_id, scope.pk, MemoryStatus.ACTIVE]
+    filters.append("(expires_at IS NULL OR expires_at > %s)")
+    params.append(connection.ops.adapt_datetimefield_value(now))
+    if memory_types:
+        filters.append(f"memory_type IN ({', '.join(['%s'] * len(memory_types))})")
+        params.extend(memory_types)
+    if categories:
+        filters.append(f"category IN ({', '.join(['%s'] * len(categories))})")
+        params.extend(categories)
+    term_hits = " + ".join(f"(CASE WHEN {match} THEN 1 ELSE 0 END)" for match in matches)
+    table = connection.ops.quote_name(MemoryItem._meta.db_table)
+    sql = (
+        f"SELECT * FROM (SELECT {columns}, {term_hits} AS term_hits FROM {table} "  # noqa: S608
+        f"WHERE {' AND '.join(filters)} AND ({' OR '.join(matches)}) "
+        f"LIMIT {SCAN_LIMIT:d}) AS scanned "
+        f"ORDER BY term_hits DESC, importance DESC, last_access_at DESC LIMIT {CANDIDATE_LIMIT:d}"
+    )
+    return sql, [*match_params, *params, *match_params]
+
+
+def select_candidates(
+    *,
+    scope: Scope,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    memory_types: Iterable[str] | None = None,
+    categories: Iterable[int] | None = None,
+    minimum: int = 10,
+    with_embeddings: bool = False,
+) -> list[MemoryItem]:
+    """Active, unexpired items of the scope that contain a query term (most terms first),
+    topped up with the scope's most important recent items when fewer than `minimum`.
+
+    Candidates carry only the columns ranking reads; the rest are deferred.
+    """
+    with planned_for_each_call():
+        candidates = _select_candidates(
+            scope=scope,
+            terms=terms,
+            now=now,
+            memory_types=list(memory_types or []),
+            categories=list(categories or []),
+            minimum=minimum,
+            with_embeddings=with_embeddings,
+        )
+    for item in candidates:  # every candidate shares the scope: no query per row later
+        item.scope = scope
+        item.tenant = scope.tenant
+    return candidates
+
+
+def _select_candidates(
+    *,
+    scope: Scope,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    memory_types: list[str],
+    categories: list[int],
+    minimum: int,
+    with_embeddings: bool,
+) -> list[MemoryItem]:
+    candidates: list[MemoryItem] = []
+    passes = [sql_patterns(terms)]
+    if any(term.is_cjk and len(term.pattern) > 2 for term in terms):
+        # A long CJK query may share only a word with the memory ("北京的天气" and
+        # "住在北京朝阳区"): when its trigrams find too little, try its bigrams.
+        passes.append(cjk_bigram_patterns(terms))
+    for patterns in passes:
+        if not patterns or len(candidates) >= min(minimum, CANDIDATE_LIMIT):
+            continue
+        sql, params = _lexical_candidates_sql(
+            scope=scope,
+            patterns=patterns,
+            now=now,
+            memory_types=memory_types,
+            categories=categories,
+            with_embeddings=with_embeddings,
+        )
+        seen = {item.pk for item in candidates}
+        candidates += [item for item in MemoryItem.objects.raw(sql, params) if item.pk not in seen]
+    missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
+    if missing > 0:
+        items = _recallable(scope, now, memory_types, categories)
+        fields = (*RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
+        found = [item.pk for item in candidates]
+        candidates += list(
+            items.only(*fields)
+            .exclude(pk__in=found)
+            .order_by("-importance", "-last_access_at")[:missing]
+        )
+    return candidates

@@ -1,0 +1,104 @@
+"""Recall ranking: final = α·similarity + β·recency + γ·S(t) with the tenant's weights.
+
+Similarity is the cosine of float32 embeddings when the query and the item were embedded
+by the same model, else lexical (apps.memory.recall.query). Recency is
+0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS): how fresh the memory is in use,
+independent of how long it is worth keeping (S(t) covers that).
+"""
+
+import math
+from array import array
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from apps.memory.models import MemoryItem
+from apps.memory.recall.query import QueryTerm, lexical_similarity
+from apps.memory.scoring import effective_score
+from apps.tenancy.models import Tenant
+
+RECENCY_HALF_LIFE_DAYS = 7.0
+_SECONDS_PER_DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    """One recalled memory, its final score and the components the score is made of."""
+
+    item: MemoryItem
+    score: float
+    similarity: float
+    recency: float
+    importance: float
+    similarity_source: str  # "embedding" or "lexical"
+
+    @property
+    def components(self) -> dict[str, float]:
+        return {
+            "similarity": self.similarity,
+            "recency": self.recency,
+            "importance": self.importance,
+        }
+
+
+def decode_embedding(raw: bytes | memoryview | None) -> array | None:
+    """float32 bytes (as stored in MemoryItem.embedding) into an array of floats."""
+    if not raw:
+        return None
+    values = array("f")
+    values.frombytes(bytes(raw))
+    return values
+
+
+def cosine_similarity(left: Sequence[float], right: Sequence[float]) -> float | None:
+    """Cosine of two vectors of equal length (None if they differ or one is zero).
+
+    Computed with C-level helpers (no numpy): a·b = (|a|² + |b|² − |a−b|²) / 2.
+    """
+    if len(left) != len(right) or not left:
+        return None
+    norm_left, norm_right = math.hypot(*left), math.hypot(*right)
+    if norm_left == 0 or norm_right == 0:
+        return None
+    dot = (norm_left**2 + norm_right**2 - math.dist(left, right) ** 2) / 2
+    return max(-1.0, min(1.0, dot / (norm_left * norm_right)))
+
+
+def recency(*, last_access_at: datetime, now: datetime) -> float:
+    """0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS), in (0, 1]."""
+    elapsed_days = max((now - last_access_at).total_seconds(), 0.0) / _SECONDS_PER_DAY
+    return 0.5 ** (elapsed_days / RECENCY_HALF_LIFE_DAYS)
+
+
+def rank(
+    candidates: Iterable[MemoryItem],
+    *,
+    tenant: Tenant,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    query_embedding: Sequence[float] | None = None,
+    embedding_model: str = "",
+) -> list[RecallHit]:
+    """Score candidates α·similarity + β·recency + γ·S(t), best first."""
+    alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
+    hits = []
+    for item in candidates:
+        similarity, source = None, "lexical"
+        if query_embedding is not None and item.embedding_model == embedding_model:
+            vector = decode_embedding(item.embedding)
+            similarity = cosine_similarity(query_embedding, vector) if vector else None
+            if similarity is not None:
+                similarity, source = max(similarity, 0.0), "embedding"
+        if similarity is None:
+            similarity = lexical_similarity(terms, item.text)
+        fresh = recency(last_access_at=item.last_access_at, now=now)
+        decayed = effective_score(
+            importance=item.importance,
+            half_life_days=item.half_life_days,
+            last_access_at=item.last_access_at,
+            now=now,
+        )
+        score = alpha * similarity + beta * fresh + gamma * decayed
+        hits.append(RecallHit(item, score, similarity, fresh, decayed, source))
+    hits.sort(key=lambda hit: (-hit.score, -hit.similarity, str(hit.item.pk)))
+    return hits

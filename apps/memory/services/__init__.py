@@ -1,0 +1,54 @@
+"""Every state change of memory items and scopes; import from here.
+
+Split by concern: `items` (the primitives: create, update, activate, delete, roll back),
+`gate` (the remember runner and the door for new content), `agent_ops` (edit, forget,
+feedback, merge), `scopes` (creation on first write), `accesses` (recall reinforcement).
+"""
+
+from apps.memory.services.accesses import record_recall_accesses
+from apps.memory.services.agent_ops import (
+    FeedbackSignal,
+    MergeRefused,
+    forget_item,
+    give_feedback,
+    merge_items,
+    patch_item,
+)
+from apps.memory.services.gate import RememberResult, remember, screen_content
+from apps.memory.services.items import (
+    RollbackRefused,
+    StaleVersion,
+    activate_item,
+    create_item,
+    delete_items,
+    refresh_archive_due_at,
+    rollback_to_version,
+    snapshot_version,
+    update_item,
+    version_of,
+)
+from apps.memory.services.scopes import create_scope
+
+__all__ = [
+    "FeedbackSignal",
+    "MergeRefused",
+    "RememberResult",
+    "RollbackRefused",
+    "StaleVersion",
+    "activate_item",
+    "create_item",
+    "create_scope",
+    "delete_items",
+    "forget_item",
+    "give_feedback",
+    "merge_items",
+    "patch_item",
+    "record_recall_accesses",
+    "refresh_archive_due_at",
+    "remember",
+    "rollback_to_version",
+    "screen_content",
+    "snapshot_version",
+    "update_item",
+    "version_of",
+]

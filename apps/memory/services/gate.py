@@ -1,0 +1,198 @@
+"""The gate runner: every new memory and every new content enters through here.
+
+`remember(new=…, actor=…)` shows a Draft of the NewMemory to each configured stage, then
+performs what the stages decided, in one transaction: the scope (when the write
+creates it), the insert or the dedupe merge, the stages' on-persist work, and (after
+commit) their on-commit work. `screen_content` is the same door for new content of an
+existing item (edit, merge): the content-judging stages over a NewMemory of the item.
+Stages are listed in memory_console/pipeline.py (see apps.memory.wiring).
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.audit.models import Action
+from apps.audit.services import record
+from apps.core.types import Actor
+from apps.core.validation import validate_content
+from apps.memory import wiring
+from apps.memory.gate import Draft, GateRejected, NewMemory, Stage, Twin
+from apps.memory.models import MemoryItem
+from apps.memory.scoring import reinforce
+from apps.memory.services.items import create_item, update_item
+from apps.memory.services.scopes import create_scope
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    """What a write through the gate produced: the item, its status, and whether the
+    write was folded into an existing item (dedupe) instead of adding one."""
+
+    item: MemoryItem
+    status: str
+    merged: bool
+
+
+def remember(
+    *,
+    new: NewMemory,
+    actor: Actor,
+    action: Action = Action.MEMORY_CREATED,
+    stages: tuple[Stage, ...] | None = None,
+) -> RememberResult:
+    """Run a new memory through every gate stage, then persist what they decided atomically.
+
+    Stages may refuse (GateRejected), hold the item (status quarantined / pending_review),
+    or point at an active twin to merge into; their on-persist callbacks run after the
+    insert, inside the same transaction, so a queue entry never exists without its item.
+    """
+    draft = Draft(memory=new, actor=actor)
+    try:
+        with transaction.atomic():
+            return _run(draft, action=action, stages=stages or wiring.current().gate_stages)
+    except GateRejected as refusal:
+        if refusal.code == "sensitive_data" and new.tenant is not None:
+            # Recorded after the write's transaction rolled back, so the refusal survives it.
+            record(
+                actor=actor,
+                action=Action.MEMORY_REJECTED_SENSITIVE,
+                target_type="memory.memoryitem",
+                tenant=new.tenant,
+                data={
+                    "kinds": draft.notes.get("sensitive_kinds", []),
+                    "api_key": new.api_key_prefix,
+                },
+            )
+        raise
+
+
+def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> RememberResult:
+    memory, actor = draft.memory, draft.actor
+    if memory.scope is not None and memory.scope.pk is None:
+        # The write's first use of this scope: created (audited) in the write's transaction,
+        # so a refused write leaves no scope behind.
+        memory.scope = create_scope(
+            tenant=memory.tenant,
+            kind=memory.scope.kind,
+            external_id=memory.scope.external_id,
+            subject=memory.subject,
+            actor=actor,
+        )
+    for stage in stages:
+        stage.inspect(draft)
+        if draft.twin is not None:
+            break
+    for commit_callback in draft.commit_callbacks:
+        transaction.on_commit(commit_callback, robust=True)
+    if draft.twin is not None:
+        merged = _merge_into_twin(draft, draft.twin)
+        return RememberResult(item=merged, status=merged.status, merged=True)
+    audit_data: dict[str, Any] = {"memory_type": memory.memory_type}
+    if memory.api_key_prefix:
+        audit_data["api_key"] = memory.api_key_prefix
+    if draft.notes:
+        audit_data["gate"] = draft.notes
+    item = create_item(
+        values=item_values(memory, actor=actor, status=draft.status),
+        actor=actor,
+        action=action,
+        audit_data=audit_data,
+    )
+    for callback in draft.callbacks:
+        callback(item)
+    if draft.callbacks:  # a callback may have moved the item on (e.g. superseded it)
+        item.refresh_from_db(fields=["status", "version", "superseded_by"])
+    return RememberResult(item=item, status=item.status, merged=False)
+
+
+def _merge_into_twin(draft: Draft, twin: Twin) -> MemoryItem:
+    """Fold the write into its active twin: the use counts, the importance combines."""
+    memory = draft.memory
+    return update_item(
+        item_id=twin.id,
+        changes={
+            "importance": reinforce(max(twin.importance, memory.importance)),
+            "access_count": twin.access_count + 1,
+            "last_access_at": timezone.now(),
+        },
+        actor=draft.actor,
+        action=Action.MEMORY_DEDUPLICATED,
+        audit_data={"api_key": memory.api_key_prefix} if memory.api_key_prefix else None,
+    )
+
+
+def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, Any]:
+    """The MemoryItem field values of a judged NewMemory."""
+    return {
+        "tenant": memory.tenant,
+        "scope": memory.scope,
+        "memory_type": memory.memory_type,
+        "category": memory.category,
+        "key": memory.key,
+        "content": memory.content,
+        "text": memory.text,
+        "content_hash": memory.content_hash,
+        "source": memory.source,
+        "source_kind": memory.source_kind,
+        "created_by": actor if getattr(actor, "pk", None) else None,
+        "api_key_prefix": memory.api_key_prefix,
+        "run_id": memory.run_id,
+        "importance": memory.importance,
+        "half_life_days": memory.half_life_days,
+        "confidence": memory.confidence,
+        "expires_at": memory.expires_at,
+        "embedding": memory.embedding,
+        "embedding_model": memory.embedding_model,
+        "last_access_at": memory.last_access_at,
+        "sensitive": memory.sensitive,
+        "sealed_content": memory.sealed_content,
+        "flags": list(memory.flags),
+        "status": status,
+    }
+
+
+def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
+    """The item as a NewMemory carrying new content (which starts clean: the old
+    content's sensitivity and seal do not carry over)."""
+    return NewMemory(
+        tenant=item.tenant,
+        scope=item.scope,
+        memory_type=item.memory_type,
+        content=content,
+        source=item.source,
+        source_kind=item.source_kind,
+        category=item.category,
+        key=item.key,
+        importance=item.importance,
+        half_life_days=item.half_life_days,
+        confidence=item.confidence,
+        expires_at=item.expires_at,
+        run_id=item.run_id,
+        api_key_prefix=item.api_key_prefix,
+    )
+
+
+def screen_content(*, item: MemoryItem, content: dict, changes: dict, actor: Actor) -> Draft:
+    """Judge new content for an existing item with the content stages (sensitive data,
+    injection) and fold the verdict (redacted or sealed content, held status) into
+    `changes`. The returned draft's callbacks run once the edited item is saved."""
+    content = validate_content(content)
+    draft = Draft(memory=new_content_of(item, content=content), actor=actor, status=item.status)
+    for stage in wiring.current().content_stages:
+        stage.inspect(draft)
+    memory = draft.memory
+    changes["content"] = memory.content
+    changes["sensitive"] = memory.sensitive
+    changes["sealed_content"] = memory.sealed_content
+    changes["flags"] = list(memory.flags)  # new content, judged afresh
+    for derived in ("text", "content_hash"):  # else update_item derives them from content
+        if getattr(memory, derived):
+            changes[derived] = getattr(memory, derived)
+    if draft.status != item.status:
+        changes["status"] = draft.status
+    for callback in draft.commit_callbacks:
+        transaction.on_commit(callback, robust=True)
+    return draft

@@ -1,0 +1,76 @@
+"""Detection quality on the issue 17 sets: the dev set (tuned on) and the held-out test set.
+
+The held-out set (bench/data/detectors_heldout/test.jsonl) was written by an independent
+author without sight of the rules and is never tuned on. These tests keep a floor under
+its figures at what was measured (docs/bench/detectors.md), rounded a little towards
+failing-safe, so a change that makes the detectors generalise worse fails the suite.
+Failures report aggregate figures only: the held-out texts must stay unseen.
+"""
+
+import pytest
+
+from apps.quarantine.detectors.quality import DEV_PATH, TEST_PATH, load_corpus, measure
+
+# Measured 2026-12-01 (detectors alone, each text's own source_kind), rounded down for
+# recall and up for the false-positive rate. Never raise these above a measurement.
+TEST_FLOORS = {
+    # lang: (min recall, max false-positive rate)
+    "all": (0.62, 0.045),
+    "en": (0.70, 0.055),
+    "zh": (0.54, 0.04),
+}
+DEV_FLOORS = {"all": (0.95, 0.03), "en": (0.95, 0.03), "zh": (0.95, 0.05)}
+
+
+def _rows(path, lang):
+    return [row for row in load_corpus(path) if lang == "all" or row["lang"] == lang]
+
+
+@pytest.fixture(scope="module")
+def heldout():
+    if not TEST_PATH.exists():
+        pytest.skip(f"held-out test set absent ({TEST_PATH.name}): its floor cannot be checked")
+    return TEST_PATH
+
+
+@pytest.mark.parametrize("lang", sorted(TEST_FLOORS))
+def test_heldout_recall_and_false_positive_rate_stay_above_the_measured_floor(heldout, lang):
+    confusion = measure(_rows(heldout, lang))
+    min_recall, max_fpr = TEST_FLOORS[lang]
+    figures = f"recall {confusion.recall:.3f}, FPR {confusion.false_positive_rate:.3f}"
+    assert confusion.recall >= min_recall, figures
+    assert confusion.false_positive_rate <= max_fpr, figures
+
+
+@pytest.mark.parametrize("lang", sorted(DEV_FLOORS))
+def test_dev_set_recall_and_false_positive_rate_meet_the_floor(lang):
+    confusion = measure(_rows(DEV_PATH, lang))
+    min_recall, max_fpr = DEV_FLOORS[lang]
+    assert confusion.recall >= min_recall, [row["text"][:80] for row in confusion.misses]
+    assert confusion.false_positive_rate <= max_fpr, [
+        row["text"][:80] for row in confusion.false_alarms
+    ]
+
+
+def test_dev_set_covers_every_kind_of_attack_and_many_hard_negatives_in_both_languages():
+    rows = load_corpus(DEV_PATH)
+    kinds = {row["kind"] for row in rows if row["label"] == "malicious"}
+    assert kinds >= {
+        "quoted_instruction",
+        "planted_fact",
+        "conditional_trigger",
+        "persistence",
+        "role_impersonation",
+        "tool_abuse",
+        "exfiltration",
+        "credential_harvesting",
+        "override",
+        "hidden",
+        "obfuscated",
+    }
+    hard = [row for row in rows if row["label"] == "benign" and row["hard_negative"]]
+    assert len(hard) >= 100
+    for lang in ("en", "zh", "mixed"):
+        assert any(row["lang"] == lang and row["label"] == "malicious" for row in rows)
+        assert any(row["lang"] == lang and row in hard for row in rows)
+    assert len({row["id"] for row in rows}) == len(rows)
