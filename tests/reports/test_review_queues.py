@@ -10,7 +10,7 @@ from apps.audit.models import Action, AuditEvent
 from apps.conflicts.models import Conflict, ConflictStatus
 from apps.conflicts.services import resolve_conflict, revert_resolution
 from apps.memory.models import MemoryItem, MemoryStatus
-from apps.memory.services import RollbackRefused, forget_item, remember, rollback_to_version
+from apps.memory.services import RollbackRefused, forget_item, rollback_to_version
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 from apps.quarantine.services import release_entry
 from apps.reports.selectors import pending_items_without_open_review
@@ -18,6 +18,7 @@ from apps.reports.services import check_review_queues
 from tests.conflicts.factories import write_through_conflict_stage
 from tests.factories import ScopeFactory
 from tests.memory.api_helpers import remember_body
+from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db
 
