@@ -310,6 +310,8 @@ CELERY_BEAT_SCHEDULE = {
     "weekly-review-queue-check": {
         "task": "apps.reports.tasks.check_review_queues_task",
         "schedule": crontab(minute=45, hour=3, day_of_week="mon"),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(6 * 60 * 60),
     },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",

@@ -23,6 +23,9 @@ def refresh_dashboard_summary_task(trigger: str = JobTrigger.MANUAL) -> int:
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
-def check_review_queues_task(repair: bool = True) -> dict:
+def check_review_queues_task(repair: bool = True, trigger: str = JobTrigger.MANUAL) -> dict:
     """The weekly invariant check: every pending item has an open review; requeues strays."""
-    return check_review_queues(repair=repair).as_dict()
+    with record_job_run("review_queue_check", trigger=trigger) as run:
+        found = check_review_queues(repair=repair).as_dict()
+        run.counts.update(found)
+    return found
