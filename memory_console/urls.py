@@ -11,6 +11,9 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from memory_console.health import healthz
+from memory_console.metrics import metrics_view
+
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     """Browsers ask for /favicon.ico on every page; point them at the static file."""
@@ -25,6 +28,8 @@ _docs_policy = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'se
 
 urlpatterns = [
     path("favicon.ico", favicon, name="favicon"),
+    path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("", include("apps.access.urls")),
     path("", include("apps.reports.urls")),
     path("memories/", include("apps.memory.urls")),

@@ -23,7 +23,7 @@ from apps.audit.selectors import (
     may_verify_chain,
     newest_sequence,
 )
-from apps.audit.services import record, verify_chain
+from apps.audit.services import flush_denials, record, verify_chain
 from apps.audit.targets import target_label, target_links
 from apps.audit.verification import SignedHead
 from apps.core.pagination import KeysetPage, KeysetPager
@@ -88,6 +88,7 @@ class AuditListView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         request = self.request
+        flush_denials()  # counted denials of closed minutes join the chain before it is read
         filterset = AuditEventFilter(
             request.GET, queryset=events_visible_to(request.user), request=request
         )

@@ -4,6 +4,7 @@ Kept apart from apps.core.api because DRF imports the parser while building its 
 and this module must not import rest_framework.views in turn.
 """
 
+import io
 import json
 
 from django.conf import settings
@@ -12,6 +13,12 @@ from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
 from apps.core.errors import RequestTooLarge, error_body
+from apps.core.validation import MAX_JSON_DEPTH, nests_deeper_than
+
+
+class NestedTooDeeply(exceptions.ParseError):
+    default_detail = f"JSON nests deeper than {MAX_JSON_DEPTH} levels."
+    default_code = "too_deep"
 
 
 def max_request_bytes() -> int:
@@ -19,8 +26,9 @@ def max_request_bytes() -> int:
 
 
 class SizeLimitedJSONParser(JSONParser):
-    """JSON parser that reads at most the configured body size (chunked bodies too) and
-    refuses NaN/Infinity, which are not JSON and would poison scores."""
+    """JSON parser that reads at most the configured body size, refuses nesting deeper
+    than MAX_JSON_DEPTH, and refuses NaN/Infinity, which are not JSON and would poison
+    scores."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = max_request_bytes()
@@ -29,9 +37,14 @@ class SizeLimitedJSONParser(JSONParser):
             raise RequestTooLarge()
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            return json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+            data = json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+        except RecursionError as exc:
+            raise NestedTooDeeply() from exc
         except (ValueError, UnicodeDecodeError) as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
+        if nests_deeper_than(data, MAX_JSON_DEPTH):
+            raise NestedTooDeeply()
+        return data
 
 
 def _reject_constant(name: str) -> float:
@@ -44,6 +57,7 @@ _DJANGO_ERROR_CODES = {
     403: ("permission_denied", "Forbidden."),
     404: ("not_found", "Not found."),
     405: ("method_not_allowed", "Method not allowed."),
+    411: ("length_required", "Send the body with a Content-Length."),
     413: ("too_large", "The request body is too large."),
     500: ("server_error", "Internal server error."),
 }
@@ -68,9 +82,11 @@ class ApiRequestMiddleware:
             declared = 0
         limit = max_request_bytes()
         if declared > limit:
-            return JsonResponse(
-                error_body("too_large", f"The request body exceeds {limit} bytes."), status=413
-            )
+            return self._too_large(limit)
+        if not declared and "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            refusal = self._take_chunked_body(request, limit)
+            if refusal is not None:
+                return refusal
         response = self.get_response(request)
         if (
             response.status_code >= 400
@@ -86,3 +102,26 @@ class ApiRequestMiddleware:
                     replacement[header] = response[header]
             return replacement
         return response
+
+    @staticmethod
+    def _too_large(limit: int) -> JsonResponse:
+        return JsonResponse(
+            error_body("too_large", f"The request body exceeds {limit} bytes."), status=413
+        )
+
+    def _take_chunked_body(self, request, limit: int) -> JsonResponse | None:
+        """Read a chunked body (which Django would see as empty) up to the limit.
+
+        Only a server that de-chunks the body and marks its end (`wsgi.input_terminated`,
+        as gunicorn and uWSGI do) can be read safely; elsewhere reading would block or
+        return chunk framing, so the client is asked for a Content-Length (411).
+        """
+        if not request.META.get("wsgi.input_terminated"):
+            code, message = _DJANGO_ERROR_CODES[411]
+            return JsonResponse(error_body(code, message), status=411)
+        body = request.META["wsgi.input"].read(limit + 1)
+        if len(body) > limit:
+            return self._too_large(limit)
+        request._stream = io.BytesIO(body)
+        request.META["CONTENT_LENGTH"] = str(len(body))
+        return None
