@@ -345,10 +345,14 @@ CELERY_BEAT_SCHEDULE = {
     "pending-recall-accesses": {
         "task": "apps.memory.tasks.apply_pending_accesses_task",
         "schedule": 60.0,
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(50),
     },
     "audit-denials-flush": {
         "task": "apps.audit.tasks.flush_denials_task",
         "schedule": 60.0,
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(50),
     },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",
