@@ -17,6 +17,7 @@ from apps.memory.services.agent_ops import (
 )
 from apps.memory.services.gate import RememberResult, remember, screen_content
 from apps.memory.services.items import (
+    RollbackRefused,
     StaleVersion,
     activate_item,
     create_item,
@@ -40,6 +41,7 @@ __all__ = [
     "MergeRefused",
     "NotArchived",
     "RememberResult",
+    "RollbackRefused",
     "StaleVersion",
     "activate_item",
     "archive_due_items",
