@@ -10,6 +10,7 @@ from django.db import transaction
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
 from apps.conflicts.services import apply_conflict_policy
+from apps.core.types import Actor
 from apps.memory.content import render_text
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import update_item
@@ -43,7 +44,7 @@ class ReviewQueueReport:
         }
 
 
-def _requeue(item_id: Any, *, actor: Any, report: ReviewQueueReport) -> None:
+def _requeue(item_id: Any, *, actor: Actor, report: ReviewQueueReport) -> None:
     """Put one stranded item back in front of a reviewer (one transaction per item)."""
     with audited_change():
         item = MemoryItem.objects.select_for_update(no_key=True).filter(pk=item_id).first()
@@ -77,7 +78,7 @@ def _requeue(item_id: Any, *, actor: Any, report: ReviewQueueReport) -> None:
 
 
 def check_review_queues(
-    *, actor: Any = REVIEW_CHECK_ACTOR, repair: bool = False
+    *, actor: Actor = REVIEW_CHECK_ACTOR, repair: bool = False
 ) -> ReviewQueueReport:
     """Report (and with `repair`, requeue) items waiting for a review no queue shows.
 
