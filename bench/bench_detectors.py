@@ -434,5 +434,6 @@ def main() -> None:
             with detectors(with_learned):
                 print_throughput(corpus, args.texts, suffix=suffix)
 
+
 if __name__ == "__main__":
     main()

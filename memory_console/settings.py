@@ -7,6 +7,7 @@ make test) fixed development keys are used so a bare machine needs no set-up.
 
 import base64
 import hashlib
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -84,6 +85,8 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "csp",
+    "axes",
+    "django_prometheus",
     "apps.core",
     "apps.tenancy",
     "apps.access",
@@ -97,6 +100,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,6 +113,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
     "apps.memory.api.limits.ApiRequestMiddleware",
+    # Last, as django-axes requires: answers a locked-out login with the lockout page.
+    "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "memory_console.urls"
@@ -160,9 +167,22 @@ CACHES = {
 }
 
 AUTHENTICATION_BACKENDS = [
+    # First: refuses a locked-out username or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "guardian.backends.ObjectPermissionBackend",
 ]
+# Login lockout (django-axes, on /login/ and /admin/login/): after this many failures for
+# one username (from any address) or from one address (for any username), further
+# attempts answer 429 until the cool-off has passed or an admin unlocks (admin → Access
+# attempts → "Unlock"). A success resets the count.
+AXES_FAILURE_LIMIT = env_int("MEMORY_CONSOLE_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("MEMORY_CONSOLE_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "access/locked_out.html"
+AXES_ENABLE_ADMIN = False  # apps.access.admin registers attempts with an audited unlock
+AXES_VERBOSE = False
 ANONYMOUS_USER_NAME = None  # guardian: no anonymous user row; anonymous callers see nothing
 GUARDIAN_RAISE_403 = False
 
@@ -241,6 +261,9 @@ REST_FRAMEWORK = {
 }
 # Requests per API key (DRF rate syntax, e.g. "1200/min"); empty disables throttling.
 MEMORY_CONSOLE_API_KEY_RATE = env_str("MEMORY_CONSOLE_API_KEY_RATE", "1200/min")
+# Invalid API keys accepted per client address per minute before it is answered 429
+# (0 disables the limit).
+MEMORY_CONSOLE_BAD_KEY_LIMIT = env_int("MEMORY_CONSOLE_BAD_KEY_LIMIT", 20)
 # Largest API request body accepted (413 above it); memory content has its own 64 KiB cap.
 MEMORY_CONSOLE_MAX_REQUEST_BYTES = env_int("MEMORY_CONSOLE_MAX_REQUEST_BYTES", 1024 * 1024)
 SPECTACULAR_SETTINGS = {
@@ -266,6 +289,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else None
 )
+# A broker outage must not stall requests that enqueue: connect within half a second and
+# do not retry publishing (apps.memory.tasks.send_recall_accesses keeps what it could not
+# send in the database).
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 2.0}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.5
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -305,6 +334,14 @@ CELERY_BEAT_SCHEDULE = {
         "kwargs": {"trigger": "scheduled"},
         "options": _expiring(6 * 60 * 60),
     },
+    "pending-recall-accesses": {
+        "task": "apps.memory.tasks.apply_pending_accesses_task",
+        "schedule": 60.0,
+    },
+    "audit-denials-flush": {
+        "task": "apps.audit.tasks.flush_denials_task",
+        "schedule": 60.0,
+    },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",
         "schedule": 240.0,
@@ -342,9 +379,56 @@ MEMORY_CONSOLE_BEHAVIOUR_BASELINE_FACTOR = 3
 MEMORY_CONSOLE_BEHAVIOUR_MIN_TEXT_SCORE = 0.25
 MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
 MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
+# Prometheus metrics at /metrics (memory_console/metrics.py): off, or open only to these
+# networks (comma-separated CIDRs; the scraper's address as the app sees it).
+MEMORY_CONSOLE_METRICS_ENABLED = env_bool("MEMORY_CONSOLE_METRICS_ENABLED", True)
+MEMORY_CONSOLE_METRICS_ALLOWED_NETWORKS = env_list(
+    "MEMORY_CONSOLE_METRICS_ALLOWED_NETWORKS", ["127.0.0.1/32", "::1/128"]
+)
+
+# Optional error reporting: only initialised when SENTRY_DSN is set. No request bodies
+# (memory content) and no personal data are sent.
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        send_default_pii=False,
+        max_request_body_size="never",
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        traces_sample_rate=float(env_str("SENTRY_TRACES_SAMPLE_RATE", "0") or 0),
+    )
+
+# Structured logs (memory_console/logging.py): request id and actor on every line, no
+# query strings; JSON lines in production (LOG_FORMAT=json|text).
+LOG_FORMAT = env_str("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "request_fields": {"()": "memory_console.logging.RequestFieldsFilter"},
+        "no_query_strings": {"()": "memory_console.logging.DropQueryStrings"},
+    },
+    "formatters": {
+        "json": {"()": "memory_console.logging.JsonFormatter"},
+        "text": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(actor)s] %(message)s"
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT if LOG_FORMAT in ("json", "text") else "json",
+            "filters": ["request_fields", "no_query_strings"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # runserver's request lines go through the same handler (and lose query strings).
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }

@@ -4,7 +4,12 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from memory_console.health import healthz
+from memory_console.metrics import metrics_view
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("", include("apps.access.urls")),
     path("", include("apps.reports.urls")),
     path("memories/", include("apps.memory.urls")),

@@ -80,6 +80,18 @@ def postgres_only():
         pytest.skip("needs PostgreSQL")
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Rate-limit counters (API keys, invalid keys per address) start empty in every test."""
+    from django.core.cache import cache
+
+    from apps.core.cache import rate_limit_cache
+
+    cache.clear()
+    rate_limit_cache.local.clear()
+    rate_limit_cache.down_until = 0.0
+
+
 @pytest.fixture(autouse=True, scope="session")
 def celery_runs_tasks_in_process():
     """Tasks run eagerly in tests even when CI sets a broker; `real_celery_worker` opts out."""

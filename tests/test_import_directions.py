@@ -37,7 +37,9 @@ ALLOWED.update(
     }
 )
 ALLOWED["reports"] = set(ALLOWED) - {"reports"}
-COMPOSITION_ROOT = {"settings", "urls", "api_urls", "celery", "pipeline"}
+# health (/healthz) and metrics (/metrics) read every app's state for operators: they
+# are wiring, like urls, not plumbing.
+COMPOSITION_ROOT = {"settings", "urls", "api_urls", "celery", "pipeline", "health", "metrics"}
 
 
 def imported_apps(source: str) -> set[str]:

@@ -7,6 +7,7 @@ library's own APIKey model is unused (agents' keys are AgentAPIKey), so its admi
 section is removed rather than shown empty beside ours.
 """
 
+from axes.models import AccessAttempt
 from django.contrib import admin, messages
 from rest_framework_api_key.models import APIKey
 
@@ -19,6 +20,7 @@ from apps.access.models import (
     TenantGroupObjectPermission,
     TenantUserObjectPermission,
 )
+from apps.access.services import unlock_logins
 from apps.core.admin import ReadOnlyAdmin
 
 
@@ -96,6 +98,22 @@ class AgentAPIKeyAdmin(ReadOnlyAdmin):
         for prefix in prefixes:
             revoke_api_key(key_id=prefix, actor=request.user)
         self.message_user(request, f"Revoked {len(prefixes)} key(s).", messages.SUCCESS)
+
+
+@admin.register(AccessAttempt)
+class LoginAttemptAdmin(ReadOnlyAdmin):
+    """Failed-login counters kept by django-axes; "Unlock" lifts a lockout (audited)."""
+
+    list_display = ("attempt_time", "username", "ip_address", "failures_since_start", "path_info")
+    search_fields = ("username", "ip_address")
+    date_hierarchy = "attempt_time"
+    exclude = ("get_data", "post_data", "user_agent", "http_accept")
+    actions = ["unlock_selected"]
+
+    @admin.action(description="Unlock: clear the selected failed-login counters (audited)")
+    def unlock_selected(self, request, queryset) -> None:
+        lifted = unlock_logins(attempts=queryset, actor=request.user)
+        self.message_user(request, f"Unlocked {lifted} login counter(s).", messages.SUCCESS)
 
 
 if admin.site.is_registered(APIKey):

@@ -5,6 +5,8 @@ key, decide what the agent may read and write. Only the hash of a key is stored:
 plaintext is returned once, at creation.
 """
 
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from apps.access.models import AgentAPIKey
@@ -12,11 +14,30 @@ from apps.access.roles import Role
 from apps.access.services import ensure_service_account, grant_role
 from apps.audit.models import Action
 from apps.audit.services import audited_change, record
+from apps.core.errors import ServiceError
+
+_USERNAME_MAX_LENGTH = 150
+
+
+class InvalidUsername(ServiceError):
+    code = "invalid_username"
+
+
+def validate_service_username(username: str) -> str:
+    """Service-account names follow Django's username rules (letters, digits, @.+-_)."""
+    if not username or len(username) > _USERNAME_MAX_LENGTH:
+        raise InvalidUsername(f"A username has 1 to {_USERNAME_MAX_LENGTH} characters.")
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError as exc:
+        raise InvalidUsername(" ".join(exc.messages)) from None
+    return username
 
 
 def create_api_key(*, username: str, tenant, name: str = "", actor) -> tuple[AgentAPIKey, str]:
     """Create (if needed) the service account `username`, grant it the agent role on
     `tenant`, and issue a new key for it; returns the key row and its plaintext."""
+    validate_service_username(username)
     with transaction.atomic():
         account = ensure_service_account(username=username, description="agent")
         grant_role(user=account.user, role=Role.AGENT, target=tenant, actor=actor)

@@ -7,7 +7,8 @@ class AccessConfig(AppConfig):
 
     def ready(self) -> None:
         # Audit's viewer filters by grants without importing access (apps.tenancy.grants).
-        from apps.access import selectors
+        from apps.access import receivers, selectors
         from apps.tenancy import grants
 
         grants.install(selectors)
+        receivers.connect()

@@ -8,6 +8,7 @@ its prefix). Revoked or expired keys and inactive users are refused with 401.
 from datetime import timedelta
 from functools import cache
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
@@ -16,6 +17,7 @@ from rest_framework import authentication, exceptions
 
 from apps.access.models import AgentAPIKey, ServiceAccount
 from apps.access.selectors import in_admin_group, note_admin_membership
+from apps.core.cache import rate_limit_cache
 from memory_console.db import Parameter, PrecompiledQuery
 
 KEYWORD = "Api-Key"
@@ -65,6 +67,31 @@ def find_unrevoked_key(prefix: str) -> AgentAPIKey | None:
     return key
 
 
+# Invalid API keys are counted per client address over this window; past the configured
+# number (MEMORY_CONSOLE_BAD_KEY_LIMIT) the address is answered 429 without checking keys.
+BAD_KEY_WINDOW_SECONDS = 60
+
+
+def _bad_key_counter(request) -> str:
+    return f"bad-api-key:{request.META.get('REMOTE_ADDR', '')}"
+
+
+def refuse_if_guessing(request) -> None:
+    """429 for an address that sent too many invalid keys in the current window."""
+    limit = settings.MEMORY_CONSOLE_BAD_KEY_LIMIT
+    if limit and (rate_limit_cache.get(_bad_key_counter(request)) or 0) >= limit:
+        raise exceptions.Throttled(wait=BAD_KEY_WINDOW_SECONDS)
+
+
+def count_bad_key(request) -> None:
+    counter = _bad_key_counter(request)
+    if not rate_limit_cache.add(counter, 1, BAD_KEY_WINDOW_SECONDS):
+        try:
+            rate_limit_cache.incr(counter)
+        except ValueError:  # expired between add and incr
+            rate_limit_cache.add(counter, 1, BAD_KEY_WINDOW_SECONDS)
+
+
 class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
     """Authenticate `Authorization: Api-Key <prefix>.<secret>` against the hashed keys."""
 
@@ -73,12 +100,15 @@ class AgentAPIKeyAuthentication(authentication.BaseAuthentication):
         keyword, _, plaintext = header.partition(" ")
         if keyword.lower() != KEYWORD.lower():
             return None
+        refuse_if_guessing(request)
         plaintext = plaintext.strip()
         if not plaintext or " " in plaintext:
+            count_bad_key(request)
             raise exceptions.AuthenticationFailed("Malformed Api-Key header.")
         prefix = plaintext.partition(".")[0]
         key = find_unrevoked_key(prefix)
         if key is None or key.has_expired or not key.is_valid(plaintext):
+            count_bad_key(request)
             raise exceptions.AuthenticationFailed("Invalid, revoked or expired API key.")
         if not key.user.is_active:
             raise exceptions.AuthenticationFailed("The key's service account is disabled.")

@@ -60,18 +60,58 @@ def ensure_service_account(*, username: str, description: str = "") -> "ServiceA
     return account
 
 
-def record_login_attempt(*, user, username: str) -> None:
-    """Audit a login; a failed one is recorded under the system actor with a hashed name."""
+def record_login(*, user) -> None:
+    """Audit a successful login (console or admin)."""
+    record(actor=user, action=Action.AUTH_LOGIN, target=user)
+
+
+def note_failed_login(*, address: str | None) -> None:
+    """Count a failed login against the client's address; the chain gets one event per
+    address and minute (apps.audit.services.flush_denials), so failures cannot flood it."""
+    from apps.audit.services import denial_actor, note_denial
+
+    note_denial(
+        actor=denial_actor(address=address),
+        target_kind="auth.user",
+        action=Action.AUTH_LOGIN_FAILED,
+    )
+
+
+def record_lockout(*, username: str, address: str | None, failures: int) -> None:
+    """Audit that a login lockout began (once per lockout); names only as keyed hashes."""
     from apps.audit.hashing import keyed_hash
 
-    if user is not None:
-        record(actor=user, action=Action.AUTH_LOGIN, target=user)
-    else:
-        record(
-            actor="anonymous",
-            action=Action.AUTH_LOGIN_FAILED,
-            data={"username_hmac": keyed_hash(username[:150])},
-        )
+    record(
+        actor="anonymous",
+        action=Action.AUTH_LOCKED_OUT,
+        target_type="auth.user",
+        data={
+            "username_hmac": keyed_hash((username or "")[:150]),
+            "address_hmac": keyed_hash(address or "unknown"),
+            "failures": failures,
+        },
+    )
+
+
+def unlock_logins(*, attempts, actor) -> int:
+    """Lift login lockouts (django-axes attempts) and audit each lifted one."""
+    from apps.audit.hashing import keyed_hash
+
+    lifted = 0
+    with transaction.atomic():
+        for attempt in attempts.select_for_update():
+            record(
+                actor=actor,
+                action=Action.AUTH_UNLOCKED,
+                target_type="auth.user",
+                data={
+                    "username_hmac": keyed_hash((attempt.username or "")[:150]),
+                    "address_hmac": keyed_hash(attempt.ip_address or "unknown"),
+                },
+            )
+            attempt.delete()
+            lifted += 1
+    return lifted
 
 
 def record_logout(*, user) -> None:

@@ -1,22 +1,15 @@
-"""Login and logout, both audited (successful and failed attempts)."""
+"""Login and logout. Logins and failed logins (here and on /admin/login/) are audited by
+the auth signal receivers in apps.access.receivers; django-axes locks out repeated
+failures."""
 
 from django.contrib.auth import views as auth_views
 
-from apps.access.services import record_login_attempt, record_logout
+from apps.access.services import record_logout
 
 
 class LoginView(auth_views.LoginView):
     template_name = "access/login.html"
     redirect_authenticated_user = True
-
-    def form_valid(self, form):
-        response = super().form_valid(form)
-        record_login_attempt(user=form.get_user(), username=form.get_user().get_username())
-        return response
-
-    def form_invalid(self, form):
-        record_login_attempt(user=None, username=form.data.get("username", ""))
-        return super().form_invalid(form)
 
 
 class LogoutView(auth_views.LogoutView):

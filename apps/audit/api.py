@@ -36,7 +36,7 @@ class AuditEventViewSet(viewsets.ReadOnlyModelViewSet):
     filter_backends = [DjangoFilterBackend]
     filterset_class = AuditEventFilter
     lookup_field = "sequence"
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = "[0-9]{1,18}"
 
     def get_queryset(self):
         return events_visible_to(self.request.user)

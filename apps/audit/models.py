@@ -25,6 +25,9 @@ class Action(models.TextChoices):
     AUTH_LOGIN = "auth.login", "Logged in"
     AUTH_LOGIN_FAILED = "auth.login_failed", "Failed login"
     AUTH_LOGOUT = "auth.logout", "Logged out"
+    AUTH_LOCKED_OUT = "auth.locked_out", "Locked out after failed logins"
+    AUTH_UNLOCKED = "auth.unlocked", "Login lockout lifted"
+    ACCESS_DENIED = "access.denied", "Access denied (401/403/404 on an object)"
     ACCESS_GRANTED = "access.granted", "Access granted"
     ACCESS_REVOKED = "access.revoked", "Access revoked"
     API_KEY_CREATED = "api_key.created", "API key created"
@@ -205,3 +208,30 @@ EVENT_COLUMNS = (
     "prev_hash",
     "hash",
 )
+
+
+class DenialCounter(models.Model):
+    """Failed logins and denied requests counted per minute, before they reach the chain.
+
+    Denials are cheap to cause, so each one only bumps a counter row (no chain lock);
+    apps.audit.services.flush_denials turns every closed minute into one audit event per
+    (actor or address, target kind, action) with the count, and deletes the counter.
+    The chain stays append-only and nobody can flood it. `actor` is `user:<pk>` or
+    `address:<keyed hash>`: no plain address is kept.
+    """
+
+    minute = models.DateTimeField()
+    actor = models.CharField(max_length=80)
+    target_kind = models.CharField(max_length=64)
+    action = models.CharField(max_length=64)
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["minute", "actor", "target_kind", "action"], name="audit_denial_key"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} ×{self.count} at {self.minute:%H:%M}"

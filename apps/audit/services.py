@@ -11,7 +11,13 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from apps.audit.context import current_request_context
+from apps.audit.context import (
+    RequestContext,
+    current_request_context,
+    reset_request_context,
+    set_request_context,
+)
+from apps.audit.hashing import keyed_hash
 from apps.audit.models import (
     Action,
     ActorKind,
@@ -19,6 +25,7 @@ from apps.audit.models import (
     AuditEvent,
     AuditVerification,
     CheckpointSource,
+    DenialCounter,
 )
 from apps.audit.verification import (
     GENESIS_HASH,
@@ -40,6 +47,8 @@ __all__ = [
     "AuditError",
     "audited_change",
     "create_checkpoint",
+    "flush_denials",
+    "note_denial",
     "record",
     "verify_chain",
 ]
@@ -274,3 +283,76 @@ def create_checkpoint(*, actor: Actor) -> AuditCheckpoint:
             data={"sequence": head.sequence, "count": head.count},
         )
     return checkpoint
+
+
+# --- coalesced denials ------------------------------------------------------------------
+
+
+def denial_actor(*, user: Any = None, address: str | None = None) -> str:
+    """The counter's actor: the signed-in user, else a keyed hash of the client address."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"user:{user.pk}"
+    return f"address:{keyed_hash(normalise_ip(address) or 'unknown')[:64]}"
+
+
+def note_denial(*, actor: str, target_kind: str, action: Action | str) -> None:
+    """Count one failed login or denied request in this minute's counter (no chain lock).
+
+    One upsert on the request path; flush_denials turns closed minutes into audit events.
+    """
+    minute = timezone.now().replace(second=0, microsecond=0)
+    table = DenialCounter._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (minute, actor, target_kind, action, count) "  # noqa: S608
+            "VALUES (%s, %s, %s, %s, 1) ON CONFLICT (minute, actor, target_kind, action) "
+            f"DO UPDATE SET count = {table}.count + 1",
+            [minute, actor[:80], target_kind[:64], Action(action).value],
+        )
+
+
+def flush_denials(*, now: Any = None) -> int:
+    """Append one audit event per counter of every closed minute, then drop the counters.
+
+    Run by the minutely `flush_denials_task` and by the audit viewer before it reads (so
+    an installation without beat shows them too). Events carry the count, the minute and
+    the actor (a user, or the address only as a keyed hash); never a plain address.
+    """
+    current_minute = (now or timezone.now()).replace(second=0, microsecond=0)
+    if not DenialCounter.objects.filter(minute__lt=current_minute).exists():
+        return 0  # the common case costs one indexed read, not the chain's lock
+    # The events describe other requests: this one's IP and id must not leak into them.
+    token = set_request_context(RequestContext())
+    try:
+        with audited_change():
+            closed = list(
+                DenialCounter.objects.select_for_update(skip_locked=True)
+                .filter(minute__lt=current_minute)
+                .order_by("minute", "pk")
+            )
+            users = _users_by_pk(row.actor for row in closed)
+            for row in closed:
+                kind, _, ident = row.actor.partition(":")
+                data = {"count": row.count, "minute": row.minute.isoformat()}
+                if kind == "address":
+                    data["address_hmac"] = ident
+                record(
+                    actor=users.get(ident, "anonymous") if kind == "user" else "anonymous",
+                    action=row.action,
+                    target_type=row.target_kind,
+                    data=data,
+                )
+            DenialCounter.objects.filter(pk__in=[row.pk for row in closed]).delete()
+    finally:
+        reset_request_context(token)
+    return len(closed)
+
+
+def _users_by_pk(actors: Iterator[str]) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    pks = {actor.partition(":")[2] for actor in actors if actor.startswith("user:")}
+    if not pks:
+        return {}
+    users = get_user_model().objects.select_related("service_account").filter(pk__in=pks)
+    return {str(user.pk): user for user in users}

@@ -3,9 +3,15 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from apps.audit.services import verify_chain
+from apps.audit.services import flush_denials, verify_chain
 from apps.core.jobs import record_job_run
 from apps.core.models import JobTrigger
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def flush_denials_task() -> int:
+    """Turn closed minutes of counted denials into audit events (one per actor and kind)."""
+    return flush_denials()
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)

@@ -14,7 +14,7 @@ from django.views.generic import TemplateView
 from apps.audit.filters import AuditEventFilter
 from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent
 from apps.audit.selectors import events_visible_to, latest_verification
-from apps.audit.services import record
+from apps.audit.services import flush_denials, record
 from apps.core.pagination import KeysetPage, KeysetPager
 
 PAGE_SIZE = 50
@@ -74,6 +74,7 @@ class AuditListView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         request = self.request
+        flush_denials()  # counted denials of closed minutes join the chain before it is read
         filterset = AuditEventFilter(
             request.GET, queryset=events_visible_to(request.user), request=request
         )

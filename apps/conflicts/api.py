@@ -17,13 +17,20 @@ from apps.conflicts.services import (
     revert_resolution,
 )
 from apps.core.api import KeysetCursorPagination
+from apps.memory.api.serializers import shows_content_to, withheld_representation
 from apps.memory.models import MemoryItem
 
 
 class ConflictItemSerializer(serializers.ModelSerializer):
-    """One side of a conflict, with its provenance."""
+    """One side of a conflict, with its provenance (to an agent key, `{id, status}` only
+    unless the item is active)."""
 
     id = serializers.CharField(source="public_id")
+
+    def to_representation(self, item: MemoryItem) -> dict:
+        if not shows_content_to(self.context.get("request"), item):
+            return withheld_representation(item)
+        return super().to_representation(item)
 
     class Meta:
         model = MemoryItem
@@ -67,11 +74,16 @@ class ConflictSerializer(serializers.ModelSerializer):
         ]
 
 
+# A bound on "older than" filters: a century back is already every conflict there is,
+# and larger values overflow date arithmetic.
+MAX_AGE_DAYS = 36_500
+
+
 class ConflictQuerySerializer(serializers.Serializer):
     tenant = serializers.SlugField(required=False)
     scope = serializers.CharField(required=False, max_length=220)
     key = serializers.CharField(required=False, max_length=200)
-    older_than_days = serializers.IntegerField(required=False, min_value=0)
+    older_than_days = serializers.IntegerField(required=False, min_value=0, max_value=MAX_AGE_DAYS)
     status = serializers.ChoiceField(choices=ConflictStatus.choices, default=ConflictStatus.OPEN)
 
 
@@ -110,6 +122,7 @@ class ConflictViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
     serializer_class = ConflictSerializer
     pagination_class = ConflictCursorPagination
     filter_backends: list = []
+    lookup_value_regex = "[0-9]{1,18}"
 
     def get_queryset(self):
         return conflicts_visible_to(self.request.user).select_related(

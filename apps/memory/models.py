@@ -192,3 +192,23 @@ class MemoryVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.item_id} v{self.version}"
+
+
+class PendingAccess(models.Model):
+    """A recall's accesses kept in the database because the broker could not take them.
+
+    Recall must answer at its normal speed with the broker down, and reinforcement must
+    not be lost: apps.memory.tasks.send_recall_accesses writes one row here instead, and
+    apply_pending_accesses (minutely, and whenever the broker is back) applies and
+    deletes them.
+    """
+
+    item_ids = models.JSONField()
+    accessed_at = models.DateTimeField()
+    tenant_id = models.BigIntegerField()
+    scope_id = models.BigIntegerField()
+    actor_id = models.BigIntegerField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{len(self.item_ids)} access(es) at {self.accessed_at:%Y-%m-%d %H:%M:%S}"

@@ -1,14 +1,37 @@
-"""Celery tasks of the memory app: thin wrappers around services, taking ids."""
+"""Celery tasks of the memory app: thin wrappers around services, taking ids.
+
+send_recall_accesses is the one way recall hands its accesses on: to the broker, or,
+while the broker is unreachable, to the PendingAccess table (never lost, never slow).
+"""
+
+import logging
+import time
+from datetime import datetime
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
-from django.db import OperationalError
+from django.db import OperationalError, transaction
 from django.utils.dateparse import parse_datetime
 
+from apps.memory.models import PendingAccess
 from apps.memory.services import record_recall_accesses
 
+logger = logging.getLogger("memory_console.broker")
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+# After the broker failed, recall skips it for this long (straight to the table), so an
+# outage costs one short connection attempt per process per period.
+BROKER_RETRY_AFTER_SECONDS = 10.0
+_broker_down_until = 0.0
+APPLY_BATCH = 500
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
 def record_recall_accesses_task(
     item_ids: list[str],
     accessed_at: str,
@@ -26,3 +49,81 @@ def record_recall_accesses_task(
         scope_id=scope_id,
         actor=actor or "recall",
     )
+
+
+def _broker_errors() -> tuple[type[BaseException], ...]:
+    from kombu.exceptions import OperationalError as KombuOperationalError
+    from redis.exceptions import RedisError
+
+    return (KombuOperationalError, RedisError, OSError, TimeoutError)
+
+
+def send_recall_accesses(
+    *,
+    item_ids: list[str],
+    accessed_at: datetime,
+    tenant_id: int,
+    scope_id: int,
+    actor_id: int | None,
+) -> bool:
+    """Queue one recall's accesses; with the broker down, keep them in PendingAccess.
+
+    Returns True when the broker took them. The fallback is one INSERT and a warning in
+    the log; apply_pending_accesses_task applies the rows later.
+    """
+    global _broker_down_until
+    if time.monotonic() >= _broker_down_until:
+        try:
+            record_recall_accesses_task.apply_async(
+                (item_ids, accessed_at.isoformat()),
+                {"tenant_id": tenant_id, "scope_id": scope_id, "actor_id": actor_id},
+                retry=False,
+            )
+            return True
+        except _broker_errors() as exc:
+            _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER_SECONDS
+            logger.warning(
+                "broker unreachable (%s); recall accesses are kept in the database",
+                type(exc).__name__,
+            )
+    PendingAccess.objects.create(
+        item_ids=item_ids,
+        accessed_at=accessed_at,
+        tenant_id=tenant_id,
+        scope_id=scope_id,
+        actor_id=actor_id,
+    )
+    return False
+
+
+def apply_pending_accesses(*, batch: int = APPLY_BATCH) -> int:
+    """Apply the accesses kept while the broker was down, oldest first; returns rows done."""
+    done = 0
+    while True:
+        with transaction.atomic():
+            rows = list(
+                PendingAccess.objects.select_for_update(skip_locked=True).order_by("pk")[:batch]
+            )
+            for row in rows:
+                actor = (
+                    get_user_model().objects.filter(pk=row.actor_id).first()
+                    if row.actor_id
+                    else None
+                )
+                record_recall_accesses(
+                    item_ids=row.item_ids,
+                    accessed_at=row.accessed_at,
+                    tenant_id=row.tenant_id,
+                    scope_id=row.scope_id,
+                    actor=actor or "recall",
+                )
+            PendingAccess.objects.filter(pk__in=[row.pk for row in rows]).delete()
+        done += len(rows)
+        if len(rows) < batch:
+            return done
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def apply_pending_accesses_task() -> int:
+    """Apply recall accesses kept in the database during a broker outage."""
+    return apply_pending_accesses()

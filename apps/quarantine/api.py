@@ -67,6 +67,8 @@ class QuarantineEntryViewSet(
     serializer_class = QuarantineEntrySerializer
     pagination_class = QueueCursorPagination
     filterset_class = QuarantineEntryFilter
+    # Entry ids are integers: anything else is simply not found (never a 500).
+    lookup_value_regex = "[0-9]{1,18}"
 
     def get_queryset(self):
         if self.action == "list":

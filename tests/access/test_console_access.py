@@ -12,8 +12,9 @@ from tests.factories import MemoryItemFactory, ScopeFactory
 pytestmark = pytest.mark.django_db
 
 # Not console pages: the login page itself, the API (401/403 JSON), schema and docs,
-# Django admin (its own login), static files.
-EXCLUDED_PREFIXES = ("login", "api/", "admin/", "static/")
+# Django admin (its own login), static files, and the operator endpoints /healthz (no
+# login by CONTRACT) and /metrics (restricted by address: tests/test_observability.py).
+EXCLUDED_PREFIXES = ("login", "api/", "admin/", "static/", "healthz", "metrics")
 
 
 def _console_patterns(resolver: URLResolver | None = None, prefix: str = ""):

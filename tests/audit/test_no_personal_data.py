@@ -7,16 +7,18 @@ by adding a step to ACTIONS.
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import timezone
 
 from apps.access.roles import Role
 from apps.access.services import grant_role, revoke_role
 from apps.audit.models import Action, AuditEvent
-from apps.audit.services import create_checkpoint, verify_chain
+from apps.audit.services import create_checkpoint, flush_denials, verify_chain
 from apps.memory import services as memory
 from apps.memory.models import MemoryItem, MemoryType
 from apps.tenancy.models import Scope
@@ -58,6 +60,8 @@ def login_fail_and_logout(world: World) -> None:
     world.client.post(url, {"username": MARKER, "password": "wrong"})
     world.client.post(url, {"username": "writer", "password": "correct-horse-battery"})
     world.client.post(reverse("logout"))
+    # Failed logins are counted per minute; close the minute so they reach the chain.
+    flush_denials(now=timezone.now() + timedelta(minutes=1))
 
 
 def create_update_and_roll_back(world: World) -> None:

@@ -164,10 +164,11 @@ def test_list_filters_by_tenant_scope_type_and_status(api_a):
         assert response.status_code == 200
         return sorted(item["text"] for item in response.json()["results"])
 
-    assert ids() == ["one", "three", "two"]
-    assert ids(scope="user:u_2") == ["three", "two"]
+    assert ids() == ["one", "two"]  # active by default
+    assert ids(scope="user:u_2") == ["two"]
     assert ids(memory_type="episodic") == ["two"]
-    assert ids(status="archived") == ["three"]
+    archived = api_a.get(LIST, {"status": "archived"}).json()["results"]
+    assert archived == [{"id": gone["id"], "status": "archived"}]  # an agent: no content
     assert ids(tenant="tenant-a", scope="user:u_1") == ["one"]
     assert ids(tenant="tenant-b") == []
 

@@ -6,8 +6,7 @@ import json
 import pytest
 from django.test import override_settings
 
-from apps.quarantine.detectors import assess, configured_detectors
-from apps.quarantine.detectors import training
+from apps.quarantine.detectors import assess, configured_detectors, training
 from apps.quarantine.detectors.learned import (
     CATEGORY,
     EMIT_AT,

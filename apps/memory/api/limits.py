@@ -4,7 +4,9 @@ Kept apart from apps.core.api because DRF imports the parser while building its 
 and this module must not import rest_framework.views in turn.
 """
 
+import io
 import json
+from typing import Any
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -13,14 +15,36 @@ from rest_framework.parsers import JSONParser
 
 from apps.core.errors import RequestTooLarge, error_body
 
+# The deepest nesting of arrays and objects a JSON body may have (the body itself is
+# level 1). Real memories nest a few levels; a thousand levels only exhaust the stack.
+MAX_JSON_DEPTH = 32
+
+
+class NestedTooDeeply(exceptions.ParseError):
+    default_detail = f"JSON nests deeper than {MAX_JSON_DEPTH} levels."
+    default_code = "too_deep"
+
 
 def max_request_bytes() -> int:
     return settings.MEMORY_CONSOLE_MAX_REQUEST_BYTES
 
 
+def nests_deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays/objects in `value` nest more than `limit` levels (no recursion)."""
+    pending = [(value, 1)] if isinstance(value, dict | list) else []
+    while pending:
+        node, depth = pending.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 class SizeLimitedJSONParser(JSONParser):
-    """JSON parser that reads at most the configured body size (chunked bodies too) and
-    refuses NaN/Infinity, which are not JSON and would poison scores."""
+    """JSON parser that reads at most the configured body size, refuses nesting deeper
+    than MAX_JSON_DEPTH, and refuses NaN/Infinity, which are not JSON and would poison
+    scores."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = max_request_bytes()
@@ -29,9 +53,14 @@ class SizeLimitedJSONParser(JSONParser):
             raise RequestTooLarge()
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            return json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+            data = json.loads(raw.decode(encoding), parse_constant=_reject_constant)
+        except RecursionError as exc:
+            raise NestedTooDeeply() from exc
         except (ValueError, UnicodeDecodeError) as exc:
             raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
+        if nests_deeper_than(data, MAX_JSON_DEPTH):
+            raise NestedTooDeeply()
+        return data
 
 
 def _reject_constant(name: str) -> float:
@@ -44,6 +73,7 @@ _DJANGO_ERROR_CODES = {
     403: ("permission_denied", "Forbidden."),
     404: ("not_found", "Not found."),
     405: ("method_not_allowed", "Method not allowed."),
+    411: ("length_required", "Send the body with a Content-Length."),
     413: ("too_large", "The request body is too large."),
     500: ("server_error", "Internal server error."),
 }
@@ -68,9 +98,11 @@ class ApiRequestMiddleware:
             declared = 0
         limit = max_request_bytes()
         if declared > limit:
-            return JsonResponse(
-                error_body("too_large", f"The request body exceeds {limit} bytes."), status=413
-            )
+            return self._too_large(limit)
+        if not declared and "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            refusal = self._take_chunked_body(request, limit)
+            if refusal is not None:
+                return refusal
         response = self.get_response(request)
         if (
             response.status_code >= 400
@@ -86,3 +118,26 @@ class ApiRequestMiddleware:
                     replacement[header] = response[header]
             return replacement
         return response
+
+    @staticmethod
+    def _too_large(limit: int) -> JsonResponse:
+        return JsonResponse(
+            error_body("too_large", f"The request body exceeds {limit} bytes."), status=413
+        )
+
+    def _take_chunked_body(self, request, limit: int) -> JsonResponse | None:
+        """Read a chunked body (which Django would see as empty) up to the limit.
+
+        Only a server that de-chunks the body and marks its end (`wsgi.input_terminated`,
+        as gunicorn and uWSGI do) can be read safely; elsewhere reading would block or
+        return chunk framing, so the client is asked for a Content-Length (411).
+        """
+        if not request.META.get("wsgi.input_terminated"):
+            code, message = _DJANGO_ERROR_CODES[411]
+            return JsonResponse(error_body(code, message), status=411)
+        body = request.META["wsgi.input"].read(limit + 1)
+        if len(body) > limit:
+            return self._too_large(limit)
+        request._stream = io.BytesIO(body)
+        request.META["CONTENT_LENGTH"] = str(len(body))
+        return None

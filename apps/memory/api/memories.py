@@ -31,8 +31,11 @@ from apps.memory.api.serializers import (
     RememberRequest,
     RememberResponseSerializer,
     new_memory_from_request,
+    shows_content_to,
+    withheld_representation,
 )
-from apps.memory.models import MemoryItem
+from apps.memory.gate import GateRejected
+from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
     forget_item,
@@ -43,6 +46,7 @@ from apps.memory.services import (
 )
 from apps.tenancy.keys import parse_scope_key
 from apps.tenancy.permissions import Perm
+from memory_console.metrics import count_gate_outcome
 
 ErrorResponse = inline_serializer(
     name="Error",
@@ -117,7 +121,13 @@ class MemoryCursorPagination(KeysetCursorPagination):
                 OpenApiTypes.STR,
                 enum=["working", "episodic", "semantic", "procedural"],
             ),
-            OpenApiParameter("status", OpenApiTypes.STR),
+            OpenApiParameter(
+                "status",
+                OpenApiTypes.STR,
+                enum=[choice.value for choice in MemoryStatus],
+                description="Defaults to `active`. To an agent key, items of any other "
+                "status are listed as `{id, status}` only, without content.",
+            ),
         ],
         responses={200: MemorySerializer(many=True), **_ERRORS},
     ),
@@ -202,15 +212,23 @@ class MemoryViewSet(
         return Response(self.get_serializer(item).data, headers={"ETag": f'"{item.version}"'})
 
     def create(self, request, *args, **kwargs):
-        new = new_memory_from_request(
-            request.data, actor=request.user, api_key_prefix=api_key_prefix(request)
-        )
-        result = remember(new=new, actor=request.user)
+        try:
+            new = new_memory_from_request(
+                request.data, actor=request.user, api_key_prefix=api_key_prefix(request)
+            )
+            result = remember(new=new, actor=request.user)
+        except GateRejected as refused:
+            count_gate_outcome(f"rejected_{refused.code}")
+            raise
+        count_gate_outcome("merged" if result.merged else result.item.status)
         # The gate's item is the stored row, with its tenant (and, when new, its scope)
-        # loaded: no second read.
+        # loaded: no second read. What the gate held back is answered as {id, status}.
+        if shows_content_to(request, result.item):
+            body = _REMEMBER_RESPONSES[result.merged].to_representation(result.item)
+        else:
+            body = {**withheld_representation(result.item), "merged": result.merged}
         return Response(
-            _REMEMBER_RESPONSES[result.merged].to_representation(result.item),
-            status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED,
+            body, status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED
         )
 
     def partial_update(self, request, *args, **kwargs):

@@ -14,6 +14,7 @@ from typing import Any
 from django.utils import timezone
 from rest_framework import serializers
 
+from apps.access.models import AgentAPIKey
 from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import GateRejected, NewMemory
@@ -156,8 +157,31 @@ def public_id(uuid_value) -> str | None:
     return f"mem_{uuid_value.hex}" if uuid_value else None
 
 
+def is_agent_request(request) -> bool:
+    """Whether the caller authenticated with an agent's API key (not a console session)."""
+    return isinstance(getattr(request, "auth", None), AgentAPIKey)
+
+
+def withheld_representation(item: MemoryItem) -> dict:
+    """What an agent sees of an item that is not active: that it exists, and its status.
+
+    An agent builds prompts from what it reads; content the gate held back (quarantined,
+    pending review, rejected) or retired (archived, superseded) must never reach it.
+    """
+    return {"id": item.public_id, "status": item.status}
+
+
+def shows_content_to(request, item: MemoryItem) -> bool:
+    """Agents read the content of active items only; console users read what they may view."""
+    return item.status == MemoryStatus.ACTIVE or not is_agent_request(request)
+
+
 class MemorySerializer(serializers.ModelSerializer):
-    """One memory as the API shows it, with its current version and effective score."""
+    """One memory as the API shows it, with its current version and effective score.
+
+    To an agent key, an item that is not active is shown as `{id, status}` only
+    (see withheld_representation).
+    """
 
     id = serializers.SerializerMethodField()
     tenant = serializers.SlugRelatedField(slug_field="slug", read_only=True)
@@ -199,6 +223,11 @@ class MemorySerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = fields
+
+    def to_representation(self, item: MemoryItem) -> dict:
+        if not shows_content_to(self.context.get("request"), item):
+            return withheld_representation(item)
+        return super().to_representation(item)
 
     def get_id(self, item: MemoryItem) -> str:
         return item.public_id
@@ -267,9 +296,9 @@ class MergeRequest(serializers.Serializer):
 
 
 class MemoryListQuery(serializers.Serializer):
-    """Filters of `GET /api/v1/memories/`."""
+    """Filters of `GET /api/v1/memories/`; `status` defaults to active."""
 
     tenant = NoNulCharField(max_length=64, required=False)
     scope = NoNulCharField(max_length=230, required=False)
     memory_type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
-    status = serializers.ChoiceField(choices=MemoryStatus.choices, required=False)
+    status = serializers.ChoiceField(choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE)

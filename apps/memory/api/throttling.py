@@ -4,12 +4,14 @@ from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from apps.access.models import AgentAPIKey
+from apps.core.cache import rate_limit_cache
 
 
 class AgentKeyRateThrottle(SimpleRateThrottle):
     """Limit requests per API key; console sessions are limited per user instead."""
 
     scope = "agent_key"
+    cache = rate_limit_cache  # falls back to the process while the shared cache is down
 
     def get_rate(self) -> str | None:
         # Read at request time so settings overrides (tests, deployments) take effect.

@@ -50,12 +50,52 @@ def sealed_placeholder(kinds: list[str]) -> dict[str, Any]:
     return {"sealed": True, "kinds": kinds}
 
 
+# Short provenance fields screened like content; their stored length is capped.
+SCREENED_FIELDS = ("key", "source", "run_id")
+_SCREENED_FIELD_MAX = 200
+
+
+def screen_identifiers(draft: Draft, policy: str) -> None:
+    """Screen the scope's external id and the key, source and run id of a write.
+
+    A scope id holding personal data is refused whatever the policy (code
+    `sensitive_identifier`): redacting it would merge every subject's scope into one;
+    agents should name scopes by a pseudonymous id. The other fields are refused under
+    the reject policy (`sensitive_data`) and redacted in place otherwise.
+    """
+    scope = draft.scope
+    if scope is not None:
+        kinds = sorted({finding.kind for finding in find_sensitive(scope.external_id)})
+        if kinds:
+            message = (
+                "The scope id contains sensitive data (" + ", ".join(kinds) + "); "
+                "name scopes by a pseudonymous id."
+            )
+            raise GateRejected(message, code="sensitive_identifier", fields={"scope": [message]})
+    for name in SCREENED_FIELDS:
+        value = getattr(draft.memory, name, "")
+        if not isinstance(value, str) or not value:
+            continue
+        findings = find_sensitive(value)
+        if not findings:
+            continue
+        kinds = sorted({finding.kind for finding in findings})
+        if policy == SensitivePolicy.REJECT:
+            message = f"The {name} contains sensitive data: " + ", ".join(kinds) + "."
+            raise GateRejected(message, code="sensitive_data", fields={name: [message]})
+        setattr(draft.memory, name, redact(value, findings)[:_SCREENED_FIELD_MAX])
+        draft.notes.setdefault("sensitive_fields", []).append(name)
+
+
 class SensitiveDataStage:
     name = "sensitive_data"
 
     def inspect(self, draft: Draft) -> None:
-        """Detect secrets and identifiers in the content; redact, seal or reject per policy."""
+        """Detect secrets and identifiers in the content and in the key, source, run id
+        and scope id; redact, seal or reject per policy."""
         memory = draft.memory
+        policy = getattr(memory.tenant, "sensitive_policy", SensitivePolicy.REDACT)
+        screen_identifiers(draft, policy)
         content = memory.content
         if not isinstance(content, dict):
             return
@@ -65,7 +105,6 @@ class SensitiveDataStage:
             return
         kinds = sorted(found)
         draft.notes["sensitive_kinds"] = kinds
-        policy = getattr(memory.tenant, "sensitive_policy", SensitivePolicy.REDACT)
         if policy == SensitivePolicy.REJECT:
             message = "The memory contains sensitive data: " + ", ".join(kinds) + "."
             raise GateRejected(message, code="sensitive_data", fields={"content": [message]})

@@ -46,7 +46,7 @@ from apps.memory.recall.ranking import (
     recency,
 )
 from apps.memory.selectors import scopes_visible_to
-from apps.memory.tasks import record_recall_accesses_task
+from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
 
@@ -159,13 +159,14 @@ def load_hit_items(hits: Sequence[RecallHit], *, scope: Scope) -> list[RecallHit
 def enqueue_access_recording(
     *, hits: Sequence[RecallHit], scope: Scope, actor: Any, accessed_at: datetime
 ) -> None:
-    """Record the hits' accesses after the surrounding transaction commits, in one task."""
+    """Record the hits' accesses after the surrounding transaction commits, in one task
+    (kept in the database instead while the broker is down: send_recall_accesses)."""
     item_ids = [str(hit.item.pk) for hit in hits]
     actor_id = getattr(actor, "pk", None)
     transaction.on_commit(
-        lambda: record_recall_accesses_task.delay(
-            item_ids,
-            accessed_at.isoformat(),
+        lambda: send_recall_accesses(
+            item_ids=item_ids,
+            accessed_at=accessed_at,
             tenant_id=scope.tenant_id,
             scope_id=scope.pk,
             actor_id=actor_id,

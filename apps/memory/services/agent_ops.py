@@ -21,6 +21,13 @@ from apps.memory.services.gate import screen_content
 from apps.memory.services.items import StaleVersion, update_item
 
 
+def _changes(item: MemoryItem, name: str, value: Any) -> bool:
+    """Whether setting `name` to `value` would change the item (sealed content: always)."""
+    if name == "content" and item.sensitive:
+        return True
+    return getattr(item, name) != value
+
+
 def patch_item(
     *, item_id: Any, changes: dict[str, Any], actor: Actor, expected_version: int
 ) -> MemoryItem:
@@ -29,7 +36,9 @@ def patch_item(
         item = MemoryItem.objects.select_related("tenant", "scope").get(pk=item_id)
         if item.version != expected_version:
             raise StaleVersion(item.version)
-        changes = dict(changes)
+        changes = {name: value for name, value in changes.items() if _changes(item, name, value)}
+        if not changes:
+            return item  # nothing to change: the version (and the history) stays as it is
         callbacks: list[Callable[[MemoryItem], None]] = []
         if "content" in changes:
             callbacks = screen_content(

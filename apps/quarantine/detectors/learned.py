@@ -18,6 +18,7 @@ import json
 import math
 import re
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import ahocorasick
@@ -55,7 +56,7 @@ def all_features(folded: str) -> set[str]:
     }
     tokens = words(folded)
     features.update("w:" + token for token in tokens)
-    features.update(f"w:{first} {second}" for first, second in zip(tokens, tokens[1:]))
+    features.update(f"w:{first} {second}" for first, second in pairwise(tokens))
     return features
 
 
@@ -76,7 +77,7 @@ class LinearModel:
     def _word_grams(self, folded: str) -> set[str]:
         tokens = words(folded)
         grams = set(tokens)
-        grams.update(f"{a} {b}" for a, b in zip(tokens, tokens[1:]))
+        grams.update(f"{a} {b}" for a, b in pairwise(tokens))
         return grams
 
     def logit(self, folded: str) -> float:

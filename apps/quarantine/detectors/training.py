@@ -78,7 +78,7 @@ def _fit(rows: list[tuple[str, int]], kept: int = KEPT_FEATURES):
     second = logistic().fit(matrix[:, columns], labels)
     weights = {
         str(names[column]): round(float(weight), 5)
-        for column, weight in zip(columns, second.coef_[0])
+        for column, weight in zip(columns, second.coef_[0], strict=True)
         if round(float(weight), 5) != 0.0
     }
     return round(float(second.intercept_[0]), 5), weights

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.access.api_keys import create_api_key
+from apps.access.api_keys import InvalidUsername, create_api_key
 from apps.tenancy.models import Tenant
 
 
@@ -22,9 +22,15 @@ class Command(BaseCommand):
             tenant = Tenant.objects.get(slug=options["tenant"])
         except Tenant.DoesNotExist as exc:
             raise CommandError(f"No tenant with slug {options['tenant']!r}.") from exc
-        key_obj, plaintext = create_api_key(
-            username=options["user"], tenant=tenant, name=options["name"], actor="create_api_key"
-        )
+        try:
+            key_obj, plaintext = create_api_key(
+                username=options["user"],
+                tenant=tenant,
+                name=options["name"],
+                actor="create_api_key",
+            )
+        except InvalidUsername as exc:
+            raise CommandError(exc.message) from exc
         self.stderr.write(
             f"Created key {key_obj.prefix} for {options['user']} on {tenant.slug}. "
             "Store it now: it cannot be shown again."
