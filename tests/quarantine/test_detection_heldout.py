@@ -19,13 +19,15 @@ from apps.quarantine.detectors.quality import (
     measure,
 )
 
-# Measured 2026-12-01 (detectors alone, each text's own source_kind), rounded down for
-# recall and up for the false-positive rate. Never raise these above a measurement.
+# Held-out set v2, measured once on 2026-12-01 (detectors alone — rules + learned layer —
+# each text's own source_kind): recall 0.740 / EN 0.774 / ZH 0.688, FPR 0.074 / 0.086 /
+# 0.060. Floors just under it: rounded down for recall, up for the false-positive rate.
+# Never raise these above a measurement.
 TEST_FLOORS = {
     # lang: (min recall, max false-positive rate)
-    "all": (0.62, 0.045),
-    "en": (0.70, 0.055),
-    "zh": (0.54, 0.04),
+    "all": (0.73, 0.08),
+    "en": (0.76, 0.09),
+    "zh": (0.67, 0.065),
 }
 DEV_FLOORS = {"all": (0.95, 0.03), "en": (0.95, 0.03), "zh": (0.95, 0.05)}
 # The retired held-out set v1 is development data now (tuned and trained on): its floor
