@@ -113,6 +113,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "apps.audit.middleware.RequestContextMiddleware",
     "apps.memory.api.limits.ApiRequestMiddleware",
+    # A view's `section` its user holds no grant for answers 403, saying whose it is.
+    "apps.access.sections.SectionMiddleware",
     # Last, as django-axes requires: answers a locked-out login with the lockout page.
     "axes.middleware.AxesMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
@@ -334,13 +336,23 @@ CELERY_BEAT_SCHEDULE = {
         "kwargs": {"trigger": "scheduled"},
         "options": _expiring(6 * 60 * 60),
     },
+    "weekly-review-queue-check": {
+        "task": "apps.reports.tasks.check_review_queues_task",
+        "schedule": crontab(minute=45, hour=3, day_of_week="mon"),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(6 * 60 * 60),
+    },
     "pending-recall-accesses": {
         "task": "apps.memory.tasks.apply_pending_accesses_task",
         "schedule": 60.0,
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(50),
     },
     "audit-denials-flush": {
         "task": "apps.audit.tasks.flush_denials_task",
         "schedule": 60.0,
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(50),
     },
     "dashboard-summary-refresh": {
         "task": "apps.reports.tasks.refresh_dashboard_summary_task",

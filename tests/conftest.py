@@ -177,29 +177,45 @@ browser_test = [
 ]
 
 
-@pytest.fixture
-def browser(monkeypatch):
+@pytest.fixture(scope="session")
+def browser():
+    """One headless chromium for the whole session (launching one costs about a second)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     # Playwright's sync API keeps an event loop on this thread; the test's own ORM calls
-    # are still synchronous, so Django's async guard is lifted for browser tests only.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+    # are still synchronous, so Django's async guard is lifted while the browser lives.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_api.sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield launched
+            launched.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-@pytest.fixture
-def page(browser, live_server, operator_a):
-    """A browser page logged in as operator_a; `page.dialogs` collects any dialog (XSS canary)."""
+def logged_in_page(browser, live_server, user, *, width: int = 1280, height: int = 900):
+    """A new browser context signed in as `user`; `page.dialogs` collects any dialog."""
     client = Client()
-    client.force_login(operator_a)
-    context = browser.new_context(base_url=live_server.url)
+    client.force_login(user)
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": width, "height": height}
+    )
     context.add_cookies(
         [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
     )
     page = context.new_page()
     page.dialogs = []
     page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    return page
+
+
+@pytest.fixture
+def page(browser, live_server, operator_a):
+    """A browser page logged in as operator_a; `page.dialogs` collects any dialog (XSS canary)."""
+    page = logged_in_page(browser, live_server, operator_a)
     yield page
-    context.close()
+    page.context.close()

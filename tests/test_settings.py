@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.staticfiles import finders
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION_ENV = {
@@ -20,7 +21,10 @@ PRODUCTION_ENV = {
 
 
 def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV}
+    # DJANGO_ALLOW_ASYNC_UNSAFE is the browser tests' (tests/conftest.py), set while their
+    # session-wide chromium lives; a deployment never has it, so neither does this check.
+    test_only = {"DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in PRODUCTION_ENV and k not in test_only}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -79,3 +83,11 @@ def test_every_beat_schedule_names_a_registered_task():
     app.loader.import_default_modules()
     for name, entry in settings.CELERY_BEAT_SCHEDULE.items():
         assert entry["task"] in app.tasks, name
+
+
+@pytest.mark.django_db
+def test_favicon_answers_at_the_root_and_is_linked_from_every_page(client):
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301 and answer["Location"].endswith(".ico")
+    assert finders.find("favicon.ico")
+    assert 'rel="icon"' in client.get("/login/").content.decode()

@@ -21,5 +21,14 @@ def navigation(request) -> dict:
             continue  # not built yet: not linked
         count = COUNTS[url_name](user) if url_name in COUNTS else None
         active = request.path == url if url == "/" else request.path.startswith(url)
-        sections.append({"label": label, "url": url, "count": count, "active": active})
+        sections.append(
+            {
+                "label": label,
+                "url": url,
+                "count": count,
+                "counted": url_name in COUNTS,
+                "key": url_name.replace(":", "-"),
+                "active": active,
+            }
+        )
     return {"nav_sections": sections}

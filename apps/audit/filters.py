@@ -5,7 +5,7 @@ from django import forms
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from apps.audit.models import Action, ActorKind, AuditEvent
+from apps.audit.models import ActorKind, AuditEvent, emitted_action_choices
 from apps.tenancy.grants import grants
 from apps.tenancy.models import Tenant
 from apps.tenancy.permissions import Perm
@@ -19,18 +19,21 @@ class TenantSlugFilter(django_filters.ModelChoiceFilter):
 class AuditEventFilter(django_filters.FilterSet):
     """Each filter maps onto an indexed column, so filtered pages stay keyset-fast."""
 
-    actor = django_filters.CharFilter(field_name="actor_label", label="Actor")
+    actor = django_filters.CharFilter(field_name="actor_label", label="Who (user or job)")
     actor_kind = django_filters.ChoiceFilter(
-        choices=ActorKind.choices, empty_label="Any kind of actor"
+        choices=ActorKind.choices, empty_label="Anyone", label="Kind of actor"
     )
-    action = django_filters.ChoiceFilter(choices=Action.choices, empty_label="Any action")
+    action = django_filters.ChoiceFilter(
+        choices=emitted_action_choices, empty_label="Any action", label="Action"
+    )
     tenant = TenantSlugFilter(
         queryset=Tenant.objects.none(),
         to_field_name="slug",
         empty_label="All tenants",
         method="filter_tenant",
+        label="Tenant",
     )
-    target_type = django_filters.CharFilter(label="Target type")
+    target_type = django_filters.CharFilter(label="Target type (e.g. memory.memoryitem)")
     target_id = django_filters.CharFilter(label="Target id")
     occurred_after = django_filters.IsoDateTimeFilter(
         field_name="occurred_at",

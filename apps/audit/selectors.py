@@ -9,7 +9,7 @@ the rows), so the filter runs on those ids against the permission tables, in SQL
 
 from django.db.models import QuerySet
 
-from apps.audit.models import AuditEvent, AuditVerification
+from apps.audit.models import AuditCheckpoint, AuditEvent, AuditVerification
 from apps.tenancy.grants import grants
 from apps.tenancy.permissions import Perm
 
@@ -30,6 +30,21 @@ def events_visible_to(user) -> QuerySet[AuditEvent]:
     return granted.filter_by_grant(
         events, user, Perm.VIEW_AUDIT, tenant_field="tenant_id", scope_field="scope_id"
     )
+
+
+def may_verify_chain(user) -> bool:
+    """Compliance officers and admins run "verify now" and download signed checkpoints."""
+    return grants().tenants_visible_to(user, Perm.MANAGE_PRIVACY).exists()
+
+
+def newest_sequence() -> int:
+    """The chain head's sequence (one read of the unique index's last entry)."""
+    return AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first() or 0
+
+
+def latest_checkpoint() -> AuditCheckpoint | None:
+    """The newest signed checkpoint of the chain head."""
+    return AuditCheckpoint.objects.order_by("-sequence", "-created_at").first()
 
 
 def latest_verification() -> AuditVerification | None:

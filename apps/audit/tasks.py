@@ -9,9 +9,11 @@ from apps.core.models import JobTrigger
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
-def flush_denials_task() -> int:
+def flush_denials_task(trigger: str = JobTrigger.MANUAL) -> int:
     """Turn closed minutes of counted denials into audit events (one per actor and kind)."""
-    return flush_denials()
+    with record_job_run("audit_denials_flush", trigger=trigger) as run:
+        run.counts["events"] = written = flush_denials()
+    return written
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)

@@ -4,18 +4,30 @@ import csv
 import json
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect
 from django.utils import timezone
 from django.views import View
 from django.views.generic import TemplateView
 
 from apps.audit.filters import AuditEventFilter
-from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent
-from apps.audit.selectors import events_visible_to, latest_verification
-from apps.audit.services import flush_denials, record
+from apps.audit.models import EVENT_COLUMNS, Action, ActorKind, AuditEvent, action_label
+from apps.audit.selectors import (
+    events_visible_to,
+    latest_checkpoint,
+    latest_verification,
+    may_verify_chain,
+    newest_sequence,
+)
+from apps.audit.services import flush_denials, record, verify_chain
+from apps.audit.targets import target_label, target_links
+from apps.audit.verification import SignedHead
 from apps.core.pagination import KeysetPage, KeysetPager
+from apps.tenancy.models import Scope, Tenant
 
 PAGE_SIZE = 50
 CSV_CHUNK = 2000
@@ -69,6 +81,8 @@ def _query_without(request, *names: str) -> str:
 class AuditListView(LoginRequiredMixin, TemplateView):
     """The filtered log, newest first, with the latest verification of the chain."""
 
+    section = "audit:list"
+
     template_name = "audit/list.html"
 
     def get_context_data(self, **kwargs):
@@ -85,21 +99,42 @@ class AuditListView(LoginRequiredMixin, TemplateView):
                 after=request.GET.get("after", ""),
                 before=request.GET.get("before", ""),
             )
-        kinds = dict(ActorKind.choices)
-        for event in page.rows:  # plain strings: template date filters cost more than the query
-            event.metadata_json = json.dumps(event.metadata, sort_keys=True, ensure_ascii=False)
-            event.occurred_iso = event.occurred_at.isoformat()
-            event.occurred_text = event.occurred_at.strftime("%Y-%m-%d %H:%M:%S")
-            event.actor_kind_label = kinds.get(event.actor_kind, event.actor_kind)
-            event.hash_prefix = event.hash[:12]
+        describe_events(page.rows, user=request.user)
+        may_verify = may_verify_chain(request.user)
         context.update(
             filter=filterset,
             filter_fields=filter_fields(filterset),
             page=page,
             base_query=_query_without(request, "before", "after"),
             verification=latest_verification(),
+            newest_sequence=newest_sequence(),
+            may_verify=may_verify,
+            checkpoint=latest_checkpoint() if may_verify else None,
         )
         return context
+
+
+def describe_events(events: list[AuditEvent], *, user) -> None:
+    """Words for the officer instead of ids: action, tenant, scope and target names, and
+    links to targets the reader may open. A fixed number of queries (tenants, scopes, one
+    per target type), however many events the page shows."""
+    tenants = Tenant.objects.only("slug", "name").in_bulk({e.tenant_id for e in events} - {None})
+    scopes = Scope.objects.only("kind", "external_id").in_bulk(
+        {e.scope_id for e in events} - {None}
+    )
+    links = target_links(user, ((e.target_type, e.target_id) for e in events))
+    kinds = dict(ActorKind.choices)
+    for event in events:  # plain strings: template date filters cost more than the query
+        event.metadata_json = json.dumps(event.metadata, sort_keys=True, ensure_ascii=False)
+        event.occurred_iso = event.occurred_at.isoformat()
+        event.occurred_text = event.occurred_at.strftime("%Y-%m-%d %H:%M:%S")
+        event.actor_kind_label = kinds.get(event.actor_kind, event.actor_kind)
+        event.action_label = action_label(event.action)
+        event.hash_prefix = event.hash[:12]
+        event.tenant = tenants.get(event.tenant_id)
+        event.scope = scopes.get(event.scope_id)
+        event.target_label = target_label(event.target_type) if event.target_type else ""
+        event.target_url = links.get((event.target_type, event.target_id), "")
 
 
 class _Echo:
@@ -128,6 +163,8 @@ def _cell(value) -> str:
 class AuditExportView(LoginRequiredMixin, View):
     """The filtered set as CSV, streamed in sequence order; the export itself is audited."""
 
+    section = "audit:list"
+
     def get(self, request):
         filterset = AuditEventFilter(
             request.GET, queryset=events_visible_to(request.user), request=request
@@ -152,4 +189,56 @@ class AuditExportView(LoginRequiredMixin, View):
         response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
         stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
         response["Content-Disposition"] = f'attachment; filename="audit-{stamp}.csv"'
+        return response
+
+
+class _OfficersOnly(LoginRequiredMixin):
+    """Verification and checkpoints: compliance officers and admins (others: 403)."""
+
+    section = "audit:list"
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated and not may_verify_chain(request.user):
+            raise PermissionDenied("Only compliance officers and admins verify the chain.")
+        return super().dispatch(request, *args, **kwargs)
+
+
+class AuditVerifyView(_OfficersOnly, View):
+    """ "Verify now": walk the chain (resuming at the latest checkpoint), show the outcome."""
+
+    def post(self, request):
+        verification = verify_chain(actor=request.user)
+        if verification.ok:
+            messages.success(
+                request,
+                f"Chain verified up to event #{verification.head_sequence or 0}: "
+                f"{verification.checked} events hashed in {verification.duration_ms} ms.",
+            )
+        else:
+            messages.error(
+                request,
+                f"Chain BROKEN at event #{verification.first_bad_sequence}: {verification.detail}",
+            )
+        return redirect("audit:list")
+
+
+class AuditCheckpointView(_OfficersOnly, View):
+    """The latest signed checkpoint as a file, to keep outside the database (audited)."""
+
+    def get(self, request):
+        checkpoint = latest_checkpoint()
+        if checkpoint is None:
+            raise Http404("No checkpoint has been signed yet.")
+        with transaction.atomic():
+            record(
+                actor=request.user,
+                action=Action.AUDIT_EXPORTED,
+                target=checkpoint,
+                data={"format": "checkpoint", "sequence": checkpoint.sequence},
+            )
+        response = HttpResponse(
+            SignedHead.from_model(checkpoint).to_json() + "\n", content_type="application/json"
+        )
+        name = f"audit-checkpoint-{checkpoint.sequence}.json"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
         return response

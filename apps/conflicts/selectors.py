@@ -148,3 +148,10 @@ def conflict_review(conflict: Conflict) -> ConflictReview:
     seed = {**(old.item.content if old.item else {}), **(new.item.content if new.item else {})}
     merge_seed = json.dumps(seed, indent=2, ensure_ascii=False)
     return ConflictReview(conflict=conflict, old=old, new=new, diff=diff, merge_seed=merge_seed)
+
+
+def visible_conflict_ids(user, ids: list[str]) -> dict[str, int]:
+    """Of the given conflict ids (as text), those the user may review (one query)."""
+    wanted = {int(text): text for text in ids if text.isdigit()}
+    found = conflicts_visible_to(user).filter(pk__in=list(wanted)).values_list("pk", flat=True)
+    return {wanted[pk]: pk for pk in found}

@@ -69,6 +69,8 @@ def _initial_form(conflict: Conflict | None) -> ResolveForm:
 class QueueView(LoginRequiredMixin, View):
     """Open conflicts, oldest first, filtered, keyset-paginated (no COUNT)."""
 
+    section = "conflicts:list"
+
     def get(self, request: HttpRequest) -> HttpResponse:
         tenants = tenants_visible_to(request.user, Perm.REVIEW_MEMORIES).only("slug", "name")
         form = QueueFilterForm(request.GET or None, tenants=tenants)
@@ -130,8 +132,12 @@ class ResolveView(LoginRequiredMixin, View):
         following = next_open_conflict(request.user, after=conflict)
         if is_partial(request):
             response = _panel(request, following, notice=notice)
-            if following is not None:
-                response["HX-Push-Url"] = reverse("conflicts:detail", args=[following.pk])
+            # The URL follows the panel (the breadcrumb and title are inside it).
+            response["HX-Push-Url"] = (
+                reverse("conflicts:detail", args=[following.pk])
+                if following is not None
+                else reverse("conflicts:list")
+            )
             return response
         messages.success(request, notice)
         if following is not None:

@@ -17,6 +17,23 @@ class InvalidContent(ServiceError):
     code = "invalid_content"
 
 
+# The deepest nesting of arrays and objects a JSON value may have (the value itself is
+# level 1). Real memories nest a few levels; a thousand levels only exhaust the stack.
+MAX_JSON_DEPTH = 32
+
+
+def nests_deeper_than(value: Any, limit: int) -> bool:
+    """Whether arrays/objects in `value` nest more than `limit` levels (no recursion)."""
+    pending = [(value, 1)] if isinstance(value, dict | list) else []
+    while pending:
+        node, depth = pending.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def _find_unstorable(value: Any, path: str) -> str | None:
     """Name the first place holding a NUL character or a non-finite number, else None."""
     if isinstance(value, str):
@@ -39,7 +56,10 @@ def _find_unstorable(value: Any, path: str) -> str | None:
 
 
 def ensure_storable(value: Any) -> None:
-    """The last line before a write: refuse NUL characters and non-finite numbers anywhere."""
+    """The last line before a write: refuse deep nesting, NUL and non-finite numbers anywhere."""
+    if nests_deeper_than(value, MAX_JSON_DEPTH):
+        message = f"Content nests deeper than {MAX_JSON_DEPTH} levels."
+        raise InvalidContent(message, code="too_deep", fields={"content": [message]})
     problem = _find_unstorable(value, "content")
     if problem:
         raise InvalidContent(problem, fields={"content": [problem]})
@@ -75,6 +95,9 @@ def parse_content(raw: Any) -> dict:
     if isinstance(raw, str):
         try:
             raw = json.loads(raw, parse_constant=_refuse_constant)
+        except RecursionError:
+            message = f"Content nests deeper than {MAX_JSON_DEPTH} levels."
+            raise InvalidContent(message, code="too_deep", fields={"content": [message]}) from None
         except ValueError as exc:
             detail = (
                 f"{exc.msg} (line {exc.lineno}, column {exc.colno})"

@@ -6,9 +6,10 @@ from apps.memory.models import MemoryItem
 
 
 class RollbackForm(forms.Form):
-    """Which earlier version of an item to restore."""
+    """Which earlier version of an item to restore, and why (required, like every decision)."""
 
     version = forms.IntegerField(min_value=1)
+    reason = forms.CharField(max_length=2000, strip=True)
 
     def __init__(self, *args, item: MemoryItem, **kwargs):
         super().__init__(*args, **kwargs)

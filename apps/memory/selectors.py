@@ -1,5 +1,6 @@
 """Permission-aware reads of tenants, scopes and memory items."""
 
+import uuid
 from functools import cache
 
 from django.contrib.auth import get_user_model
@@ -92,3 +93,15 @@ def scope_to_write(*, actor, tenant_slug: str, kind: str, external_id: str) -> S
         return None
     scope = Scope(tenant=tenant, kind=kind, external_id=external_id)
     return scope
+
+
+def visible_item_ids(user, ids: list[str]) -> dict[str, uuid.UUID]:
+    """Of the given item ids (as text), those the user may open: {text: UUID} (one query)."""
+    wanted = {}
+    for text in ids:
+        try:
+            wanted[uuid.UUID(text)] = text
+        except ValueError:
+            continue
+    found = items_visible_to(user).filter(pk__in=list(wanted)).values_list("pk", flat=True)
+    return {wanted[pk]: pk for pk in found}

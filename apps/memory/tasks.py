@@ -13,6 +13,8 @@ from django.contrib.auth import get_user_model
 from django.db import OperationalError, transaction
 from django.utils.dateparse import parse_datetime
 
+from apps.core.jobs import record_job_run
+from apps.core.models import JobTrigger
 from apps.memory.models import PendingAccess
 from apps.memory.services import record_recall_accesses
 
@@ -124,6 +126,8 @@ def apply_pending_accesses(*, batch: int = APPLY_BATCH) -> int:
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
-def apply_pending_accesses_task() -> int:
+def apply_pending_accesses_task(trigger: str = JobTrigger.MANUAL) -> int:
     """Apply recall accesses kept in the database during a broker outage."""
-    return apply_pending_accesses()
+    with record_job_run("pending_recall_accesses", trigger=trigger) as run:
+        run.counts["applied"] = applied = apply_pending_accesses()
+    return applied

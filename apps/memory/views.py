@@ -22,7 +22,7 @@ from apps.memory.forms import RollbackForm
 from apps.memory.models import MemoryStatus, MemoryVersion, category_band
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import items_visible_to, user_has_perm_on
-from apps.memory.services import rollback_to_version
+from apps.memory.services import RollbackRefused, rollback_to_version
 from apps.tenancy.permissions import Perm
 
 PAGE_SIZE = 50
@@ -43,6 +43,8 @@ def _optional_reverse(name: str, *args) -> str:
 
 class MemoryListView(LoginRequiredMixin, View):
     """Items the user may read, newest first, filtered, keyset-paginated."""
+
+    section = "memory:list"
 
     def get(self, request: HttpRequest) -> HttpResponse:
         visible = (
@@ -120,9 +122,29 @@ class MemoryRollbackView(LoginRequiredMixin, View):
         item = get_object_or_404(items_visible_to(request.user, Perm.REVIEW_MEMORIES), pk=pk)
         form = RollbackForm(request.POST, item=item)
         if not form.is_valid():
-            messages.error(request, " ".join(form.errors.get("version", ["Invalid version."])))
+            problems = [
+                f"{'Reason' if name == 'reason' else 'Version'}: {' '.join(errors)}"
+                for name, errors in form.errors.items()
+            ]
+            messages.error(request, " ".join(problems))
             return redirect("memory:detail", pk=item.pk)
         version = form.cleaned_data["version"]
-        rollback_to_version(item_id=item.pk, version=version, actor=request.user)
-        messages.success(request, f"Rolled back to version {version}.")
+        try:
+            restored = rollback_to_version(
+                item_id=item.pk,
+                version=version,
+                actor=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except RollbackRefused as refusal:
+            messages.error(request, refusal.message)
+            return redirect("memory:detail", pk=item.pk)
+        if restored.status == MemoryStatus.PENDING_REVIEW:
+            messages.warning(
+                request,
+                f"Rolled back to version {version}. Its value still contradicts the active one, "
+                "so it waits in a new conflict for review.",
+            )
+        else:
+            messages.success(request, f"Rolled back to version {version}.")
         return redirect("memory:detail", pk=item.pk)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from django.db.models import F, Q, QuerySet
 from django.db.models.functions import Substr
 
-from apps.access.selectors import count_by_grant, filter_by_grant
+from apps.access.selectors import count_by_grant, filter_by_grant, grants_of
 from apps.core.pagination import KeysetPager
 from apps.memory.models import MemoryItem
 from apps.quarantine.models import EntryStatus, QuarantineEntry
@@ -96,9 +96,14 @@ def capped_count(queryset: QuerySet, cap: int) -> int:
 
 
 def pending_count_for(user) -> int | None:
-    """The navigation badge: pending entries the user may review, capped."""
+    """The navigation badge: entries waiting for this user, capped. Reviewers count the
+    pending entries they may review; compliance officers the entries escalated to them."""
     pending = QuarantineEntry.objects.filter(status=EntryStatus.PENDING)
     count = count_by_grant(pending, user, Perm.REVIEW_MEMORIES, cap=NAV_COUNT_CAP)
+    held = grants_of(user).held_permissions  # kept for the request: no extra query
+    if count < NAV_COUNT_CAP and (held is None or Perm.MANAGE_PRIVACY in held):
+        escalated = QuarantineEntry.objects.filter(status=EntryStatus.ESCALATED)
+        count += count_by_grant(escalated, user, Perm.MANAGE_PRIVACY, cap=NAV_COUNT_CAP - count)
     return count or None
 
 
@@ -173,3 +178,14 @@ def queue_page(
     ids = list(entries.order_by(*QUEUE_ORDER).values_list("pk", flat=True)[: max(size, lookahead)])
     rows = with_preview(QuarantineEntry.objects.filter(pk__in=ids[:size])).order_by(*QUEUE_ORDER)
     return list(rows), len(ids)
+
+
+def visible_entry_ids(user, ids: list[str]) -> dict[str, int]:
+    """Of the given entry ids (as text), those the user may open (one query): reviewers'
+    entries and the escalated ones officers see."""
+    wanted = {int(text): text for text in ids if text.isdigit()}
+    mine = Q(pk__in=entries_visible_to(user).values("pk")) | Q(
+        pk__in=escalated_entries_visible_to(user).values("pk")
+    )
+    found = QuarantineEntry.objects.filter(mine, pk__in=list(wanted)).values_list("pk", flat=True)
+    return {wanted[pk]: pk for pk in found}

@@ -79,6 +79,8 @@ def _panel_entry(pk: int) -> QuarantineEntry:
 class QueueView(LoginRequiredMixin, View):
     """Pending (or escalated) entries by risk then age, filterable, keyset-paginated."""
 
+    section = "quarantine:queue"
+
     def get(self, request: HttpRequest) -> HttpResponse:
         status = request.GET.get("status", EntryStatus.PENDING)
         if status not in (EntryStatus.PENDING, EntryStatus.ESCALATED):
@@ -171,7 +173,12 @@ class DecideView(LoginRequiredMixin, View):
         following = selectors.next_entry(request.user, after=entry)
         if following is not None:
             following = _entry_for_reader(request.user, following.pk)
-        context = {**entry_panel_context(request, following), "notice": notice, "removed": entry}
+        context = {
+            **entry_panel_context(request, following),
+            "notice": notice,
+            "removed": entry,
+            **_queue_counts(request.user, entry.status),
+        }
         return render(request, "quarantine/partials/entry_panel.html", context)
 
     def _apply(self, request, entry, decision: str, data: dict) -> str:
@@ -199,6 +206,18 @@ class DecideView(LoginRequiredMixin, View):
         entry = _entry_for_reader(request.user, entry.pk)
         context = {**entry_panel_context(request, entry), "error": error}
         return render(request, "quarantine/partials/entry_panel.html", context)
+
+
+def _queue_counts(user, decided_status: str) -> dict:
+    """The queue's counter and the nav badge, fresh after a decision (swapped out of band)."""
+    # `decided_status` is the status the entry had before the decision: its queue.
+    status = EntryStatus.ESCALATED if decided_status == EntryStatus.ESCALATED else "pending"
+    total = selectors.capped_count(selectors.queue_for(user, status), COUNT_CAP + 1)
+    return {
+        "status": status,
+        "total_label": f"{COUNT_CAP}+" if total > COUNT_CAP else str(total),
+        "nav_count": selectors.pending_count_for(user),
+    }
 
 
 def _back_to_queue(request: HttpRequest) -> str:

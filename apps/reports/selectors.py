@@ -132,3 +132,25 @@ def memory_counts_by_tenant(user) -> Dashboard:
             totals.counts[status] = totals.counts.get(status, 0) + n
         rows.append(row)
     return Dashboard(rows=rows, totals=totals, as_of=as_of)
+
+
+def pending_items_without_open_review() -> QuerySet[MemoryItem]:
+    """Items waiting for review that no queue shows: out of recall and out of review.
+
+    The invariant (ARCHITECTURE §4): a `pending_review` item is the incoming side of an
+    open conflict, a `quarantined` item has a pending or escalated quarantine entry.
+    Two anti-joins over indexed foreign keys; the weekly check and the tests read this.
+    """
+    from apps.conflicts.models import Conflict, ConflictStatus
+    from apps.quarantine.models import QuarantineEntry
+    from apps.quarantine.services import OPEN_STATUSES
+
+    open_conflicts = Conflict.objects.filter(status=ConflictStatus.OPEN)
+    open_entries = QuarantineEntry.objects.filter(status__in=OPEN_STATUSES)
+    stranded_pending = Q(status=MemoryStatus.PENDING_REVIEW) & ~Q(
+        pk__in=open_conflicts.filter(incoming_item__isnull=False).values("incoming_item_id")
+    )
+    stranded_held = Q(status=MemoryStatus.QUARANTINED) & ~Q(
+        pk__in=open_entries.filter(item__isnull=False).values("item_id")
+    )
+    return MemoryItem.objects.filter(stranded_pending | stranded_held)

@@ -54,31 +54,87 @@
     return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable);
   }
 
+  function layout() {
+    return document.getElementById("queue-layout");
+  }
+
+  function narrow() {
+    return window.matchMedia("(max-width: 991.98px)").matches;
+  }
+
+  // Narrow screens show the list, then the panel of the chosen entry (with a back link).
+  function showPanel(show) {
+    var container = layout();
+    if (!container) return;
+    container.classList.toggle("show-panel", show);
+    if (show && narrow()) window.scrollTo(0, container.offsetTop);
+  }
+
+  function selectedCount() {
+    var counter = document.getElementById("selected-count");
+    if (!counter) return;
+    counter.textContent = String(
+      document.querySelectorAll('#queue-table input[name="entry"]:checked').length
+    );
+  }
+
+  function toggleCurrent() {
+    var list = rows();
+    var index = currentIndex(list);
+    if (index < 0) return;
+    var box = list[index].querySelector('input[name="entry"]');
+    if (box) {
+      box.checked = !box.checked;
+      selectedCount();
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.id === "select-all") {
+      document.querySelectorAll('#queue-table input[name="entry"]').forEach(function (box) {
+        box.checked = target.checked;
+      });
+    }
+    if (target.id === "select-all" || target.name === "entry") selectedCount();
+  });
+
+  document.addEventListener("click", function (event) {
+    var back = event.target.closest ? event.target.closest("[data-back-to-list]") : null;
+    if (back && layout()) {
+      event.preventDefault();
+      showPanel(false);
+      var current = panel();
+      var row = current && document.getElementById("entry-row-" + current.getAttribute("data-entry-id"));
+      if (row) row.scrollIntoView({ block: "center" });
+    }
+  });
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (typing(event.target)) {
       if (event.key === "Escape") event.target.blur();
       return;
     }
-    if (event.key === "j") move(1);
+    if (event.key === " " && rows().length) toggleCurrent();
+    else if (event.key === "j") move(1);
     else if (event.key === "k") move(-1);
     else if (event.key === "r" || event.key === "x" || event.key === "e") decide(event.key);
     else return;
     event.preventDefault();
   });
 
-  document.body.addEventListener("htmx:afterSwap", function () {
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    var trigger = event.detail && event.detail.requestConfig ? event.detail.requestConfig.elt : null;
+    if (trigger && trigger.closest && trigger.closest("[data-entry-row]")) showPanel(true);
     var current = panel();
     var removed = current ? current.getAttribute("data-removed-entry") : null;
     if (removed) {
       var row = document.getElementById("entry-row-" + removed);
       if (row) row.remove();
-      var badge = document.querySelector("[data-nav-count]");
-      if (badge && /^\d+$/.test(badge.textContent.trim())) {
-        badge.textContent = String(Math.max(0, parseInt(badge.textContent, 10) - 1));
-      }
     }
     markActive();
+    selectedCount();
   });
 
   // htmx wires hx-post on swapped-in forms only once the swap settles; mark the panel

@@ -12,9 +12,10 @@ from tests.factories import MemoryItemFactory, ScopeFactory
 pytestmark = pytest.mark.django_db
 
 # Not console pages: the login page itself, the API (401/403 JSON), schema and docs,
-# Django admin (its own login), static files, and the operator endpoints /healthz (no
-# login by CONTRACT) and /metrics (restricted by address: tests/test_observability.py).
-EXCLUDED_PREFIXES = ("login", "api/", "admin/", "static/", "healthz", "metrics")
+# Django admin (its own login), static files, the favicon (a redirect to one), and the
+# operator endpoints /healthz (no login by CONTRACT) and /metrics (restricted by address:
+# tests/test_observability.py).
+EXCLUDED_PREFIXES = ("login", "api/", "admin/", "static/", "favicon.ico", "healthz", "metrics")
 
 
 def _console_patterns(resolver: URLResolver | None = None, prefix: str = ""):

@@ -82,7 +82,7 @@ def create_update_and_roll_back(world: World) -> None:
         actor=world.writer,
         action=Action.MEMORY_UPDATED,
     )
-    memory.rollback_to_version(item_id=item.pk, version=1, actor=world.writer)
+    memory.rollback_to_version(item_id=item.pk, version=1, actor=world.writer, reason="restore")
     world.items.append(item)
 
 

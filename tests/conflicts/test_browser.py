@@ -58,6 +58,10 @@ def test_merge_by_keyboard_through_htmx_then_the_next_conflict(page, hostile_con
     page.wait_for_selector(f'#conflict-panel[data-conflict-id="{second.pk}"]')
     assert "resolved: Merge into one" in page.inner_text("#conflict-panel")
     assert page.url.endswith(reverse("conflicts:detail", args=[second.pk]))
+    # URL, heading, breadcrumb and title all name the conflict now on screen.
+    assert page.inner_text("#conflict-panel h1") == f"Conflict {second.pk}"
+    assert page.inner_text("#conflict-breadcrumb .active") == f"Conflict {second.pk}"
+    assert page.title().startswith(f"Conflict {second.pk} ")
     assert_inert(page)
     first.refresh_from_db()
     assert first.resolution == Resolution.MERGE

@@ -164,6 +164,10 @@ def test_htmx_resolution_returns_the_next_panel(client, operator_a, tenant_a):
     assert "<html" not in answer.text
     assert f"Conflict {second.pk}" in answer.text
     assert answer["HX-Push-Url"] == reverse("conflicts:detail", args=[second.pk])
+    # Heading, breadcrumb and title all name the conflict the pushed URL names.
+    assert f'aria-current="page">Conflict {second.pk}</li>' in answer.text
+    assert answer.text.startswith(f"<title>Conflict {second.pk} · Memory Console</title>")
+    assert f"Conflict {first.pk}<" not in answer.text
 
 
 def test_row_action_keeps_newest_and_returns_the_row(client, operator_a, conflict_a):

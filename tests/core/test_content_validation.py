@@ -31,13 +31,20 @@ NOT_JSON = {
     "NaN": {"a": math.nan},
     "Infinity nested": {"a": {"b": [1.0, -math.inf]}},
 }
-HOSTILE = {**UNSTORABLE, **NOT_JSON}
+TOO_DEEP = {
+    "nested past the depth limit": {
+        "a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+    }
+}
+HOSTILE = {**UNSTORABLE, **NOT_JSON, **TOO_DEEP}
 # The same, as a person would type them into a console form (JSON text).
 HOSTILE_TEXT = {
     "NUL escaped in a value": '{"a": "x\\u0000y"}',
     "NUL escaped in a key": '{"a\\u0000": 1}',
     "NaN": '{"a": NaN}',
     "Infinity": '{"a": [Infinity]}',
+    # json.loads itself gives up (RecursionError) long before this depth.
+    "nested a hundred thousand levels": '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}",
 }
 
 
@@ -118,7 +125,7 @@ def test_conflict_merge_form_shows_an_error_for_nul_or_nan(client, operator_a, c
         {"resolution": "merge", "content": text, "reason": "both"},
     )
     assert answer.status_code in (200, 400)
-    assert "NUL characters" in answer.text or "not valid JSON" in answer.text
+    assert any(why in answer.text for why in ("NUL characters", "not valid JSON", "nests deeper"))
     conflict_a.refresh_from_db()
     assert conflict_a.status == ConflictStatus.OPEN
 
@@ -133,7 +140,7 @@ def test_quarantine_edit_form_shows_an_error_for_nul_or_nan(client, operator_a, 
         HTTP_HX_REQUEST="true",
     )
     assert answer.status_code in (200, 400)
-    assert "NUL characters" in answer.text or "not valid JSON" in answer.text
+    assert any(why in answer.text for why in ("NUL characters", "not valid JSON", "nests deeper"))
     entry.refresh_from_db()
     assert entry.status == EntryStatus.PENDING
     assert MemoryItem.objects.get(pk=entry.item_id).status == MemoryStatus.QUARANTINED

@@ -89,6 +89,10 @@ def test_keyboard_journey_moves_and_releases_through_htmx(page, hostile_entries)
     page.wait_for_selector(f'#entry-panel[data-entry-id="{second.pk}"]')
     assert page.locator(f"#entry-row-{first.pk}").count() == 0
     assert "released" in page.inner_text("#entry-panel")
+    # The queue's own counter moves with the nav badge (both swapped out of band).
+    remaining = len(hostile_entries) - 1
+    assert page.inner_text("#queue-count") == f"{remaining} pending"
+    assert page.inner_text("#nav-count-quarantine-queue") == str(remaining)
     assert_inert(page)
 
     first.refresh_from_db()

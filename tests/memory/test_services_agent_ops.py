@@ -37,7 +37,9 @@ def test_forget_archives_keeps_history_and_audits(agent):
     assert forget_item(item_id=item.pk, actor=agent).version == 2  # no second change
     event = AuditEvent.objects.get(action=Action.MEMORY_FORGOTTEN)
     assert event.metadata["from_status"] == "active"
-    assert rollback_to_version(item_id=item.pk, version=1, actor=agent).status == "active"
+    assert (
+        rollback_to_version(item_id=item.pk, version=1, actor=agent, reason="x").status == "active"
+    )
 
 
 def test_feedback_moves_importance_and_archive_due(agent):

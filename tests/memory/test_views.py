@@ -65,7 +65,7 @@ def test_analyst_sees_no_memory_content(client, analyst, scope_a):
     item = _item(scope_a, "Analysts must never read this.")
     client.force_login(analyst)
     listing = client.get(reverse("memory:list"))
-    assert listing.status_code == 200
+    assert listing.status_code == 403  # not an empty list: a page saying whose it is
     assert "Analysts must never read this." not in listing.content.decode()
     assert client.get(reverse("memory:detail", args=[item.pk])).status_code == 404
 
@@ -114,7 +114,9 @@ def test_operator_rolls_back_to_an_earlier_version(client, operator_a, scope_a):
         action=Action.MEMORY_UPDATED,
     )
     client.force_login(operator_a)
-    response = client.post(reverse("memory:rollback", args=[item.pk]), {"version": 1})
+    response = client.post(
+        reverse("memory:rollback", args=[item.pk]), {"version": 1, "reason": "typo"}
+    )
     assert response.status_code == 302
     item.refresh_from_db()
     assert item.content == {"text": "original"} and item.version == 3
@@ -130,7 +132,10 @@ def test_rollback_needs_review_rights_on_the_scope(client, officer, scope_a):
     detail = client.get(reverse("memory:detail", args=[item.pk])).content.decode()
     assert "Roll back to this version" not in detail
     assert (
-        client.post(reverse("memory:rollback", args=[item.pk]), {"version": 1}).status_code == 404
+        client.post(
+            reverse("memory:rollback", args=[item.pk]), {"version": 1, "reason": "typo"}
+        ).status_code
+        == 404
     )
     item.refresh_from_db()
     assert item.version == 2
@@ -225,3 +230,17 @@ def test_list_never_counts_the_table(client, admin_user, scope_a, django_assert_
         if "MEMORY_MEMORYITEM" in q["sql"].upper()
     ]
     assert item_queries and not any("COUNT(" in sql for sql in item_queries)
+
+
+def test_rollback_without_a_reason_is_refused_and_changes_nothing(client, operator_a, scope_a):
+    item = _item(scope_a, "original")
+    update_item(
+        item_id=item.pk, changes={"content": {"text": "b"}}, actor="t", action=Action.MEMORY_UPDATED
+    )
+    client.force_login(operator_a)
+    detail = client.get(reverse("memory:detail", args=[item.pk])).content.decode()
+    assert 'name="reason"' in detail and "required" in detail
+    response = client.post(reverse("memory:rollback", args=[item.pk]), {"version": 1}, follow=True)
+    assert "Reason" in response.content.decode()
+    item.refresh_from_db()
+    assert item.version == 2

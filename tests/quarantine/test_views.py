@@ -59,10 +59,12 @@ def test_scope_grant_limits_queue_to_that_scope(client, tenant_a):
     assert row_ids(client.get(QUEUE)) == [visible.pk]
 
 
-def test_outsider_and_analyst_get_404_on_queue(client, outsider, analyst):
+def test_outsider_and_analyst_are_told_the_queue_is_not_theirs(client, outsider, analyst):
     for user in (outsider, analyst):
         client.force_login(user)
-        assert client.get(QUEUE).status_code == 404
+        answer = client.get(QUEUE)
+        assert answer.status_code == 403
+        assert "Quarantine is not part of your role" in answer.content.decode()
 
 
 def test_queue_sorted_by_risk_then_oldest_first(client, operator_a, tenant_a):
@@ -232,7 +234,7 @@ def test_nav_shows_pending_count(client, operator_a, tenant_a):
     entry_in(tenant_a)
     client.force_login(operator_a)
     body = client.get(QUEUE).content.decode()
-    assert "data-nav-count>2</span>" in body
+    assert 'id="nav-count-quarantine-queue" data-nav-count>2</span>' in body
 
 
 def test_entry_panel_shows_provenance_reasons_and_same_key_items(client, operator_a, tenant_a):
@@ -382,6 +384,46 @@ def test_officer_without_review_grant_lands_on_escalated_tab(client, officer):
     assert client.get(response.url).status_code == 200
 
 
-def test_outsider_gets_404_on_escalated_tab_too(client, outsider):
+def test_outsider_gets_403_on_escalated_tab_too(client, outsider):
     client.force_login(outsider)
-    assert client.get(QUEUE, {"status": "escalated"}).status_code == 404
+    assert client.get(QUEUE, {"status": "escalated"}).status_code == 403
+
+
+def test_a_decision_swaps_the_queue_counter_and_the_nav_badge_out_of_band(
+    client, operator_a, tenant_a
+):
+    first, _second, _third = (entry_in(tenant_a) for _ in range(3))
+    client.force_login(operator_a)
+    assert 'id="queue-count">3 pending</span>' in client.get(QUEUE).content.decode()
+    answer = client.post(
+        reverse("quarantine:decide", args=[first.pk, "release"]),
+        {"reason": "fine"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert 'id="queue-count" hx-swap-oob="outerHTML">2 pending</span>' in answer
+    assert 'id="nav-count-quarantine-queue" data-nav-count hx-swap-oob="outerHTML">2</span>' in (
+        answer
+    )
+
+
+def test_officer_nav_counts_the_entries_escalated_to_compliance(client, officer, tenant_a):
+    entry_in(tenant_a, status=EntryStatus.ESCALATED)
+    entry_in(tenant_a)  # pending: an operator's, not the officer's
+    client.force_login(officer)
+    body = client.get(reverse("dashboard")).content.decode()
+    assert 'id="nav-count-quarantine-queue" data-nav-count>1</span>' in body
+
+
+def test_blast_radius_scopes_link_to_the_filtered_memory_list(client, operator_a, tenant_a):
+    scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_7")
+    entry = QuarantineEntryFactory(item__scope=scope, item__source="bad-tool@1")
+    MemoryItemFactory(scope=scope, source="bad-tool@1")
+    MemoryItemFactory(scope=scope, source="good@1")
+    client.force_login(operator_a)
+    page = client.get(
+        reverse("quarantine:blast_radius", args=[entry.pk]), {"by": "source", "hours": 24}
+    ).content.decode()
+    link = f"{reverse('memory:list')}?tenant=tenant-a&amp;scope=user%3Au_7&amp;source=bad-tool%401"
+    assert f'href="{link}"' in page
+    listed = client.get(link.replace("&amp;", "&"))
+    assert {row.source for row in listed.context["page"].rows} == {"bad-tool@1"}

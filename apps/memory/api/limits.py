@@ -6,7 +6,6 @@ and this module must not import rest_framework.views in turn.
 
 import io
 import json
-from typing import Any
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -14,10 +13,7 @@ from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
 from apps.core.errors import RequestTooLarge, error_body
-
-# The deepest nesting of arrays and objects a JSON body may have (the body itself is
-# level 1). Real memories nest a few levels; a thousand levels only exhaust the stack.
-MAX_JSON_DEPTH = 32
+from apps.core.validation import MAX_JSON_DEPTH, nests_deeper_than
 
 
 class NestedTooDeeply(exceptions.ParseError):
@@ -27,18 +23,6 @@ class NestedTooDeeply(exceptions.ParseError):
 
 def max_request_bytes() -> int:
     return settings.MEMORY_CONSOLE_MAX_REQUEST_BYTES
-
-
-def nests_deeper_than(value: Any, limit: int) -> bool:
-    """Whether arrays/objects in `value` nest more than `limit` levels (no recursion)."""
-    pending = [(value, 1)] if isinstance(value, dict | list) else []
-    while pending:
-        node, depth = pending.pop()
-        children = node.values() if isinstance(node, dict) else node
-        if depth > limit:
-            return True
-        pending.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return False
 
 
 class SizeLimitedJSONParser(JSONParser):

@@ -16,6 +16,7 @@ from apps.memory.services.agent_ops import (
 )
 from apps.memory.services.gate import RememberResult, remember, screen_content
 from apps.memory.services.items import (
+    RollbackRefused,
     StaleVersion,
     activate_item,
     create_item,
@@ -32,6 +33,7 @@ __all__ = [
     "FeedbackSignal",
     "MergeRefused",
     "RememberResult",
+    "RollbackRefused",
     "StaleVersion",
     "activate_item",
     "create_item",

@@ -159,22 +159,63 @@ def update_item(
     return item
 
 
-def rollback_to_version(*, item_id: Any, version: int, actor: Actor) -> MemoryItem:
-    """Restore an item's content, key, status and importance as they stood at `version`."""
-    old = MemoryVersion.objects.get(item_id=item_id, version=version)
-    return update_item(
-        item_id=item_id,
-        changes={
-            "content": old.content,
-            "key": old.key,
-            "status": old.status,
-            "importance": old.importance,
-            "superseded_by_id": old.superseded_by_id,
-        },
-        actor=actor,
-        action=Action.MEMORY_ROLLED_BACK,
-        audit_data={"to_version": version},
-    )
+class RollbackRefused(ServiceError):
+    """A rollback that would take an item out of (or around) a review queue."""
+
+    code = "rollback_refused"
+    status = 409
+
+
+# Statuses that mean "waiting in a review queue": each needs its open review record
+# (a quarantine entry, a conflict), which a version row does not carry.
+_QUEUE_STATUSES = {MemoryStatus.QUARANTINED, MemoryStatus.PENDING_REVIEW}
+
+
+def rollback_to_version(*, item_id: Any, version: int, actor: Actor, reason: str) -> MemoryItem:
+    """Restore an item's content, key and importance as they stood at `version`.
+
+    The status follows the restored value instead of being copied from history, so a
+    rollback never leaves an item waiting in no queue: a version that waited for a
+    conflict review comes back active and meets the conflict policy like an edit (a
+    still-contradicted value opens a new conflict and waits again); a version held in
+    quarantine, or an item waiting in a queue now, is refused with the reason.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise RollbackRefused("Say why you roll this memory back.", fields={"reason": "required"})
+    with audited_change():
+        item = MemoryItem.objects.select_for_update(no_key=True).get(pk=item_id)
+        old = MemoryVersion.objects.get(item_id=item_id, version=version)
+        if item.status in _QUEUE_STATUSES:
+            raise RollbackRefused(
+                f"{item.public_id} is waiting for review ({item.get_status_display().lower()}); "
+                "decide it in its review queue before rolling it back."
+            )
+        if old.status == MemoryStatus.QUARANTINED:
+            raise RollbackRefused(
+                f"Version {version} was held in quarantine; rolling back to it would hide "
+                "the memory from every review queue. Roll back to a reviewed version instead."
+            )
+        status = MemoryStatus.ACTIVE if old.status == MemoryStatus.PENDING_REVIEW else old.status
+        restored = update_item(
+            item_id=item_id,
+            changes={
+                "content": old.content,
+                "key": old.key,
+                "status": status,
+                "importance": old.importance,
+                "superseded_by_id": old.superseded_by_id if status != MemoryStatus.ACTIVE else None,
+            },
+            actor=actor,
+            action=Action.MEMORY_ROLLED_BACK,
+            audit_data={"to_version": version, "reason_length": len(reason)},
+        )
+        if restored.key and restored.status == MemoryStatus.ACTIVE:
+            # The restored value is checked against its key like an edit: a contradiction
+            # opens a conflict (the item waits again), last-write-wins keys supersede.
+            wiring.run_hooks(wiring.current().after_edit, item_id=restored.pk, actor=actor)
+            restored.refresh_from_db()
+    return restored
 
 
 def activate_item(
