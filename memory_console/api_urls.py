@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("apps.quarantine.api_urls")),
     path("", include("apps.conflicts.api_urls")),
     path("", include("apps.audit.api_urls")),
+    path("", include("apps.privacy.api_urls")),
 ]

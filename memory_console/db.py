@@ -10,6 +10,7 @@ than the database spent answering. Here the compiling is done once per process:
 - `PrecompiledQuery`: a lookup written as a queryset, run with each call's values.
 
 `planned_for_each_call` undoes one side effect of prepared statements where it hurts.
+`delete_by_keys` deletes a batch of rows set-based, one bound array per statement.
 """
 
 from collections.abc import Iterator, Sequence
@@ -18,7 +19,7 @@ from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.db.models import Field, Model, QuerySet
+from django.db.models import CASCADE, SET_NULL, Field, Model, QuerySet
 
 
 @cache
@@ -171,3 +172,40 @@ class PrecompiledQuery:
             loaded.append(model.from_db(self.using, names, row[start : start + len(names)]))
             start += len(names)
         return (*loaded, *row[start:])
+
+
+def delete_by_keys(
+    model: type[Model], keys: Sequence[Any], using: str = DEFAULT_DB_ALIAS
+) -> int | None:
+    """Delete rows by primary key on PostgreSQL as Django would, in one array-bound
+    statement per incoming foreign key: CASCADE deletes, SET_NULL clears the link.
+
+    Django's collector fetches the rows and binds one placeholder per key in each of its
+    statements, which made a GDPR erasure batch five times slower (bench_privacy). Returns
+    the rows deleted, or None where the collector is needed after all (another database,
+    a cascade that itself has dependants, any other on_delete): the caller falls back.
+    """
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return None
+    statements = []
+    for relation in model._meta.related_objects:
+        if relation.many_to_many or relation.field.model._meta.proxy:
+            return None
+        # Table and column names come from the models' own metadata, never from input.
+        table, column = relation.related_model._meta.db_table, relation.field.column
+        if relation.on_delete is SET_NULL:
+            statements.append(f'UPDATE "{table}" SET "{column}" = NULL WHERE "{column}" = ANY(%s)')  # noqa: S608
+        elif relation.on_delete is CASCADE and not relation.related_model._meta.related_objects:
+            statements.append(f'DELETE FROM "{table}" WHERE "{column}" = ANY(%s)')  # noqa: S608
+        else:
+            return None
+    meta = model._meta
+    with transaction.atomic(using=using), connection.cursor() as cursor:
+        for statement in statements:
+            cursor.execute(statement, [list(keys)])
+        cursor.execute(
+            f'DELETE FROM "{meta.db_table}" WHERE "{meta.pk.column}" = ANY(%s)',  # noqa: S608
+            [list(keys)],
+        )
+        return cursor.rowcount

@@ -19,6 +19,7 @@ from apps.conflicts.services import apply_conflict_policy
 from apps.memory import wiring
 from apps.memory.gate.sensitive import SensitiveDataStage
 from apps.memory.gate.stages import DedupeStage, ValidateStage
+from apps.privacy.gate import DenylistStage
 from apps.quarantine.gate import InjectionStage
 from apps.quarantine.selectors import pending_count_for
 from apps.quarantine.services import withdraw_forgotten
@@ -26,6 +27,8 @@ from apps.quarantine.services import withdraw_forgotten
 # The remember gate, in order (ARCHITECTURE §4).
 GATE_STAGES = (
     ValidateStage(),
+    # An erased subject (or scope key) is refused before anything looks at the content.
+    DenylistStage(),
     SensitiveDataStage(),
     InjectionStage(),
     DedupeStage(),

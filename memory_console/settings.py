@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "apps.memory",
     "apps.quarantine",
     "apps.conflicts",
+    "apps.privacy",
     "apps.reports",
     # Last: wires the apps above together (memory_console/pipeline.py).
     "memory_console.apps.PipelineConfig",
@@ -281,6 +282,7 @@ SPECTACULAR_SETTINGS = {
         "MemoryTypeEnum": "apps.memory.models.MemoryType",
         "MemoryStatusEnum": "apps.memory.models.MemoryStatus",
         "SourceKindEnum": "apps.memory.models.SourceKind",
+        "DeletionRequestStatusEnum": "apps.privacy.models.RequestStatus",
     },
 }
 

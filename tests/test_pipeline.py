@@ -10,6 +10,7 @@ from apps.access import navigation
 from apps.conflicts.gate import ConflictStage
 from apps.conflicts.services import apply_conflict_policy
 from apps.memory import wiring
+from apps.privacy.gate import DenylistStage
 from apps.quarantine.gate import InjectionStage
 from apps.quarantine.selectors import pending_count_for
 from apps.quarantine.services import withdraw_forgotten
@@ -41,8 +42,9 @@ def test_the_gate_runs_the_stages_listed_in_the_pipeline_in_order():
     installed = wiring.current()
     assert installed is pipeline.MEMORY_WIRING
     names = [stage.name for stage in installed.gate_stages]
-    assert names == ["validate", "sensitive_data", "injection", "dedupe", "conflict"]
-    assert isinstance(installed.gate_stages[2], InjectionStage)
+    assert names == ["validate", "denylist", "sensitive_data", "injection", "dedupe", "conflict"]
+    assert isinstance(installed.gate_stages[1], DenylistStage)
+    assert isinstance(installed.gate_stages[3], InjectionStage)
     assert isinstance(installed.gate_stages[-1], ConflictStage)
     assert [stage.name for stage in installed.content_stages] == ["sensitive_data", "injection"]
 

@@ -264,11 +264,13 @@ class SignedHead:
 
     def signed(self) -> "SignedHead":
         return SignedHead(
-            self.sequence, self.head_hash, self.count, self.created_at, _sign(self.payload())
+            self.sequence, self.head_hash, self.count, self.created_at, sign_payload(self.payload())
         )
 
     def is_authentic(self) -> bool:
-        return bool(self.signature) and hmac.compare_digest(self.signature, _sign(self.payload()))
+        return bool(self.signature) and hmac.compare_digest(
+            self.signature, sign_payload(self.payload())
+        )
 
     def to_json(self) -> str:
         return json.dumps(
@@ -317,7 +319,9 @@ class SignedHead:
         )
 
 
-def _sign(payload: bytes) -> str:
+def sign_payload(payload: bytes) -> str:
+    """HMAC-SHA256 under MEMORY_CONSOLE_AUDIT_SIGNING_KEY: checkpoints, erasure receipts
+    and the erasure log are signed with it, so each can be proven genuine later."""
     key = settings.MEMORY_CONSOLE_AUDIT_SIGNING_KEY.encode()
     return hmac.new(key, payload, hashlib.sha256).hexdigest()
 

@@ -43,6 +43,15 @@ def test_seed_demo_builds_the_whole_demo_and_a_second_run_changes_nothing():
     # Sessions share their user's subject.
     session = Scope.objects.filter(kind="session").first()
     assert Scope.objects.filter(tenant=session.tenant, kind="user", subject=session.subject)
+    # Erasure requests in several states, one overdue, one on hold, one completed.
+    from apps.privacy.models import DeletionRequest
+    from apps.privacy.selectors import sla_state
+
+    requests = list(DeletionRequest.objects.all())
+    assert {r.status for r in requests} >= {"received", "verified", "approved", "on_hold"}
+    assert {"overdue", "on_hold", "due_soon"} <= {sla_state(r) for r in requests}
+    assert {r.status for r in requests} >= {"completed", "rejected"}
+    assert not Scope.objects.filter(subject="u_1012", tenant__slug="support-bot-prod").exists()
     for login in ("admin", "operator", "officer", "officer2", "analyst"):
         assert login in output
     assert "memory-console-demo" in output

@@ -66,6 +66,10 @@ def remember(
                     "api_key": new.api_key_prefix,
                 },
             )
+        # A stage's own record of its refusal (e.g. a denylisted subject), kept likewise.
+        follow_up = getattr(refusal, "after_rollback", None)
+        if follow_up is not None:
+            follow_up(actor=actor)
         raise
 
 

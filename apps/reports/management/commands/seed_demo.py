@@ -46,6 +46,7 @@ from apps.memory.gate import GateRejected
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.scoring import default_half_life
 from apps.memory.services import create_item, forget_item, remember
+from apps.privacy.demo import seed_deletion_requests
 from apps.tenancy.models import Scope, SensitivePolicy, Tenant
 
 DEMO_PASSWORD = "memory-console-demo"  # noqa: S105 - documented demo password (README)
@@ -115,6 +116,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 for tenant in tenants.values():
                     self.seed_tenant(tenant, agent.user)
+        self.seed_deletion_requests(tenants)
         self.print_summary(password or DEMO_PASSWORD, time.perf_counter() - started)
 
     # --- people and tenants -------------------------------------------------------------
@@ -273,6 +275,15 @@ class Command(BaseCommand):
                 actor=operator,
                 reason="Confirmed with the customer (demo).",
             )
+
+    def seed_deletion_requests(self, tenants: dict[str, Tenant]) -> None:
+        """Erasure requests in several states (one overdue, one on hold, one completed)."""
+        users = get_user_model().objects
+        seed_deletion_requests(
+            tenants=tenants,
+            officer=users.get(username="officer"),
+            officer2=users.get(username="officer2"),
+        )
 
     def print_summary(self, password: str, seconds: float) -> None:
         counts = {
