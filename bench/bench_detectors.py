@@ -9,10 +9,16 @@ on one core).
 
 Sets (docs/bench/detectors.md):
 - `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
-- `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on;
-- `test` — bench/data/detectors_heldout/test.jsonl, written by an independent author
-  without sight of the rules. Never tuned on: only aggregate figures are printed for it,
-  and `--verbose` never lists its texts.
+- `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on, plus the
+  held-out set v1 (bench/data/detectors_heldout/test.jsonl), measured twice on 2026-11-30
+  and retired into development data on 2026-12-01 (tuned and trained on since);
+- `test` — bench/data/detectors_heldout_v2/test.jsonl (v2), written by a second
+  independent author without sight of the rules. Never tuned or trained on: only aggregate
+  figures are printed for it, and `--verbose` never lists its texts.
+
+Every quality figure is given twice from the same run: with the configured detectors
+(rules + the learned n-gram layer) and with the rules alone (`--no-compare-learned` skips
+the second).
 
 Detectors alone need no database. `--api` also posts every dev and test text through
 `POST /api/v1/memories/` with Django's test client on the PostgreSQL database named by
@@ -30,6 +36,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,10 +53,13 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
 from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
     DEV_PATH,
+    HELDOUT_V1_PATH,
     TEST_PATH,
     load_corpus,
 )
@@ -58,6 +68,19 @@ RECALL_TARGET = 0.95
 FPR_TARGET = 0.02
 THROUGHPUT_TARGET = 2000
 LANGS = ("en", "zh", "mixed")
+LEARNED = "apps.quarantine.detectors.learned.LearnedDetector"
+
+
+@contextmanager
+def detectors(with_learned: bool):
+    """Run with the configured detectors, or with the learned layer left out."""
+    configured = list(settings.MEMORY_CONSOLE_INJECTION_DETECTORS)
+    if not with_learned:
+        settings.MEMORY_CONSOLE_INJECTION_DETECTORS = [d for d in configured if d != LEARNED]
+    try:
+        yield
+    finally:
+        settings.MEMORY_CONSOLE_INJECTION_DETECTORS = configured
 
 
 def result(name: str, value: float, unit: str, target: str) -> None:
@@ -183,8 +206,9 @@ def throughput(texts: list[str], source_kind: str = "tool") -> tuple[float, floa
     return len(texts) / cpu, len(texts) / wall
 
 
-def print_throughput(rows: list[dict], count: int) -> None:
-    print(f"\nThroughput, 1 KiB texts, one core ({count} texts per run):")
+def print_throughput(rows: list[dict], count: int, suffix: str = "") -> None:
+    heading = "rules alone" if suffix else "configured detectors"
+    print(f"\nThroughput ({heading}), 1 KiB texts, one core ({count} texts per run):")
     benign = [row for row in rows if row["label"] == "benign"]
     for pool, heading, prefix, target in (
         (benign, "ordinary memories (benign corpus texts joined to 1 KiB)", "", "2000"),
@@ -197,9 +221,9 @@ def print_throughput(rows: list[dict], count: int) -> None:
                 f"    {label:6} {per_cpu_second:>9,.0f} texts/s of CPU "
                 f"({per_wall_second:,.0f} texts/s wall clock)"
             )
-            suffix = "" if label == "mixed" else f"_{label}"
+            lang_suffix = "" if label == "mixed" else f"_{label}"
             result(
-                f"detector_throughput_1kib{prefix}{suffix}",
+                f"detector_throughput_1kib{prefix}{lang_suffix}{suffix}",
                 per_cpu_second,
                 "texts/s",
                 f">= {target}" if target else "-",
@@ -330,36 +354,53 @@ def main() -> None:
         default=True,
         help="give the busy key a day of equally busy history (its baseline)",
     )
+    parser.add_argument(
+        "--compare-learned",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also measure with the learned layer left out (same run)",
+    )
     args = parser.parse_args()
 
     corpus = load_corpus(CORPUS_PATH)
+    variants = [(True, "")]
+    if args.compare_learned and LEARNED in settings.MEMORY_CONSOLE_INJECTION_DETECTORS:
+        variants.append((False, "_rules_only"))
     if args.throughput_only:
-        print_throughput(corpus, args.texts)
+        for with_learned, suffix in variants:
+            with detectors(with_learned):
+                print_throughput(corpus, args.texts, suffix=suffix)
         return
-    dev = load_corpus(DEV_PATH)
     sets = set(args.sets.split(","))
-    dev = dev if "dev" in sets else []
+    dev = load_corpus(DEV_PATH) + load_corpus(HELDOUT_V1_PATH) if "dev" in sets else []
     test = load_corpus(TEST_PATH) if TEST_PATH.exists() and "test" in sets else []
+    if "test" in sets and not test:
+        print(f"\n(held-out test set v2 absent: {TEST_PATH.relative_to(ROOT)})")
 
-    if "corpus" in sets:
-        tally, wrong = detectors_alone(corpus)
-        report(
-            "corpus (injection_corpus.jsonl; tuned on) — detectors alone", tally, prefix="detector"
-        )
-        if args.verbose:
-            print_wrong(wrong)
-    if dev:
-        tally, wrong = detectors_alone(dev)
-        report("dev (detectors_dev/dev.jsonl; tuned on) — detectors alone", tally, prefix="dev")
-        if args.verbose:
-            print_wrong(wrong)
-    if test:
-        tally, _ = detectors_alone(test)  # aggregate figures only: the texts stay unseen
-        report(
-            "TEST (detectors_heldout/test.jsonl; held out) — detectors alone", tally, prefix="test"
-        )
-    elif "test" in sets:
-        print(f"\n(held-out test set absent: {TEST_PATH.relative_to(ROOT)})")
+    for with_learned, suffix in variants:
+        label = "rules + learned layer" if with_learned else "rules alone"
+        with detectors(with_learned):
+            if "corpus" in sets:
+                tally, wrong = detectors_alone(corpus)
+                report(f"corpus (tuned on) — {label}", tally, prefix=f"detector{suffix}")
+                if args.verbose:
+                    print_wrong(wrong)
+            if dev:
+                tally, wrong = detectors_alone(dev)
+                report(
+                    f"dev (dev.jsonl + retired held-out v1; tuned and trained on) — {label}",
+                    tally,
+                    prefix=f"dev{suffix}",
+                )
+                if args.verbose:
+                    print_wrong(wrong)
+            if test:
+                tally, _ = detectors_alone(test)  # aggregate figures only: texts stay unseen
+                report(
+                    f"TEST v2 (detectors_heldout_v2; held out) — {label}",
+                    tally,
+                    prefix=f"test{suffix}",
+                )
 
     if args.api:
         mode = "with a day of equally busy history" if args.history else "suddenly busy"
@@ -371,18 +412,27 @@ def main() -> None:
             scopes=args.scopes,
             recent=args.recent,
             history=args.history,
-            expected_posts=len(dev) + len(test),
+            expected_posts=(len(dev) + len(test)) * len(variants),
         )
-        suffix = "" if args.history else "_sudden"
-        for name, rows in (("dev", dev), ("test", test)):
-            if not rows:
-                continue
-            tally, statuses = through_api(rows, post)
-            report(f"{name} — through the API ({mode})", tally, prefix=f"{name}_api{suffix}")
-            print(f"  statuses: {statuses}")
+        for with_learned, variant in variants:
+            label = "rules + learned layer" if with_learned else "rules alone"
+            suffix = ("" if args.history else "_sudden") + variant
+            with detectors(with_learned):
+                for name, rows in (("dev", dev), ("test", test)):
+                    if not rows:
+                        continue
+                    tally, statuses = through_api(rows, post)
+                    report(
+                        f"{name} — through the API ({mode}) — {label}",
+                        tally,
+                        prefix=f"{name}_api{suffix}",
+                    )
+                    print(f"  statuses: {statuses}")
 
     if not args.no_throughput:
-        print_throughput(corpus, args.texts)
+        for with_learned, suffix in variants:
+            with detectors(with_learned):
+                print_throughput(corpus, args.texts, suffix=suffix)
 
 
 if __name__ == "__main__":

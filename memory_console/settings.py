@@ -406,8 +406,10 @@ MEMORY_CONSOLE_ARCHIVE_THRESHOLD = 0.1
 MEMORY_CONSOLE_MAX_CONTENT_BYTES = 64 * 1024
 # The gate's stages and the hooks between apps are code: memory_console/pipeline.py.
 # Injection detectors (ARCHITECTURE §4): dotted paths, each returning score, reasons, spans.
+# The learned layer (n-gram model, issue 17) can be switched off by dropping its line.
 MEMORY_CONSOLE_INJECTION_DETECTORS = [
     "apps.quarantine.detectors.rules.RuleDetector",
+    "apps.quarantine.detectors.learned.LearnedDetector",
 ]
 MEMORY_CONSOLE_QUARANTINE_THRESHOLD = 0.5
 MEMORY_CONSOLE_CORROBORATION_WRITES = env_int("MEMORY_CONSOLE_CORROBORATION_WRITES", 3)

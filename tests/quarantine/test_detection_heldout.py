@@ -1,25 +1,38 @@
-"""Detection quality on the issue 17 sets: the dev set (tuned on) and the held-out test set.
+"""Detection quality on the issue 17 sets: the dev data (tuned and trained on) and the
+held-out test set v2.
 
-The held-out set (bench/data/detectors_heldout/test.jsonl) was written by an independent
-author without sight of the rules and is never tuned on. These tests keep a floor under
-its figures at what was measured (docs/bench/detectors.md), rounded a little towards
-failing-safe, so a change that makes the detectors generalise worse fails the suite.
-Failures report aggregate figures only: the held-out texts must stay unseen.
+The held-out set v2 (bench/data/detectors_heldout_v2/test.jsonl) was written by a second
+independent author without sight of the rules and is never tuned or trained on. These tests
+keep a floor under its figures just under what was measured (docs/bench/detectors.md), so a
+change that makes the detectors generalise worse fails the suite. Failures report aggregate
+figures only: the held-out texts must stay unseen. Set v1 (detectors_heldout/test.jsonl)
+was retired into development data on 2026-12-01 and has a dev floor.
 """
 
 import pytest
 
-from apps.quarantine.detectors.quality import DEV_PATH, TEST_PATH, load_corpus, measure
+from apps.quarantine.detectors.quality import (
+    DEV_PATH,
+    HELDOUT_V1_PATH,
+    TEST_PATH,
+    load_corpus,
+    measure,
+)
 
-# Measured 2026-12-01 (detectors alone, each text's own source_kind), rounded down for
-# recall and up for the false-positive rate. Never raise these above a measurement.
+# Held-out set v2, measured once on 2026-12-01 (detectors alone — rules + learned layer —
+# each text's own source_kind): recall 0.740 / EN 0.774 / ZH 0.688, FPR 0.074 / 0.086 /
+# 0.060. Floors just under it: rounded down for recall, up for the false-positive rate.
+# Never raise these above a measurement.
 TEST_FLOORS = {
     # lang: (min recall, max false-positive rate)
-    "all": (0.62, 0.045),
-    "en": (0.70, 0.055),
-    "zh": (0.54, 0.04),
+    "all": (0.73, 0.08),
+    "en": (0.76, 0.09),
+    "zh": (0.67, 0.065),
 }
 DEV_FLOORS = {"all": (0.95, 0.03), "en": (0.95, 0.03), "zh": (0.95, 0.05)}
+# The retired held-out set v1 is development data now (tuned and trained on): its floor
+# guards against regressions, not generalisation.
+RETIRED_V1_FLOORS = {"all": (0.95, 0.045), "en": (0.97, 0.05), "zh": (0.93, 0.04)}
 
 
 def _rows(path, lang):
@@ -50,6 +63,15 @@ def test_dev_set_recall_and_false_positive_rate_meet_the_floor(lang):
     assert confusion.false_positive_rate <= max_fpr, [
         row["text"][:80] for row in confusion.false_alarms
     ]
+
+
+@pytest.mark.parametrize("lang", sorted(RETIRED_V1_FLOORS))
+def test_retired_heldout_v1_recall_and_false_positive_rate_meet_the_dev_floor(lang):
+    confusion = measure(_rows(HELDOUT_V1_PATH, lang))
+    min_recall, max_fpr = RETIRED_V1_FLOORS[lang]
+    figures = f"recall {confusion.recall:.3f}, FPR {confusion.false_positive_rate:.3f}"
+    assert confusion.recall >= min_recall, figures
+    assert confusion.false_positive_rate <= max_fpr, figures
 
 
 def test_dev_set_covers_every_kind_of_attack_and_many_hard_negatives_in_both_languages():

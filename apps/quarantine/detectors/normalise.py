@@ -134,8 +134,20 @@ def _collapse_whitespace(
     return NormalisedText(original=original, text="".join(pieces), index=index, **facts)
 
 
+_last_normalised: list = [None, None]  # (text, result): every detector folds the same text
+
+
 def normalise(text: str) -> NormalisedText:
-    """Fold `text` for matching and keep the offset map back to the original."""
+    """Fold `text` for matching and keep the offset map back to the original (the last
+    result is remembered: the rules and the learned layer read the same folded text)."""
+    if _last_normalised[0] is text:
+        return _last_normalised[1]
+    result = _normalise(text)
+    _last_normalised[0], _last_normalised[1] = text, result
+    return result
+
+
+def _normalise(text: str) -> NormalisedText:
     if text.isascii():
         return _collapse_whitespace(text, text.lower())
     distinct = set(text)

@@ -13,9 +13,13 @@ from apps.quarantine.detectors import assess, is_suspicious
 DATA = Path(__file__).resolve().parents[3] / "bench" / "data"
 CORPUS_PATH = DATA / "injection_corpus.jsonl"  # the project's corpus: tuned on
 DEV_PATH = DATA / "detectors_dev" / "dev.jsonl"  # issue 17's development set: tuned on
-# The held-out test set (issue 17): written without sight of the rules, never tuned on;
-# read only for aggregate figures (bench/bench_detectors.py, the floor test).
-TEST_PATH = DATA / "detectors_heldout" / "test.jsonl"
+# Held-out set v1: measured twice on 2026-11-30, then retired into development data on
+# 2026-12-01 (tuned and trained on since; it no longer measures generalisation).
+HELDOUT_V1_PATH = DATA / "detectors_heldout" / "test.jsonl"
+# The held-out test set v2 (issue 17): written by a second blind author without sight of
+# the rules, never tuned or trained on; read only for aggregate figures
+# (bench/bench_detectors.py, the floor test).
+TEST_PATH = DATA / "detectors_heldout_v2" / "test.jsonl"
 DEFAULT_SOURCE_KIND = "explicit_statement"
 
 

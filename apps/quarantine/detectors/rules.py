@@ -62,6 +62,22 @@ _QUOTE_OPEN = "\"'「『《<`"
 _QUOTE_CLOSE = "\"'」』》>`"
 QUOTED_DISCUSSION_FACTOR = 0.25
 DISCUSSION_FACTOR = 0.6
+# A discussion framed as defence — an incident handled, a finding fixed, a lesson drawn, a
+# study or exercise — reports an attack rather than making one: damped further.
+_DEFENSIVE_FRAMING = re.compile(
+    r"\b(?:takeaways?|lessons? learned|mitigations?|root cause|post-?mortem|incident"
+    r"|tabletop|simulation|survey|thesis|write-?up|owasp|red flag|was flagged|flagged it"
+    r"|fix(?:ed)? shipped|we tested|security (?:review|channel|training|week|guild)"
+    r"|poisoning pattern|reading suggestions)\b"
+    r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
+    r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
+)
+DEFENDED_DISCUSSION_SHARE = 0.5
+
+
+def _discussion_factor(text: str, start: int, end: int) -> float:
+    factor = QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
+    return factor * DEFENDED_DISCUSSION_SHARE if is_defended_discussion(text) else factor
 
 
 REPORTED_SPEECH_FACTOR = 0.5
@@ -106,6 +122,18 @@ def _is_negated(text: str, start: int) -> bool:
 _last_discussion: list = [None, False]
 
 
+_last_defended: list = [None, False]
+
+
+def is_defended_discussion(text: str) -> bool:
+    """Whether a (folded) text that discusses attacks frames them as defence (remembered
+    for the text being analysed)."""
+    if _last_defended[0] is not text:
+        _last_defended[0] = text
+        _last_defended[1] = discusses_attacks(text) and bool(_DEFENSIVE_FRAMING.search(text))
+    return _last_defended[1]
+
+
 def discusses_attacks(text: str) -> bool:
     """Whether the (folded) text discusses attacks, fiction or examples; remembered for
     the text being analysed, which the phrase rules and the directive pass both ask about."""
@@ -132,8 +160,9 @@ class DiscussionDamping:
         if not self.discussed:
             return 1.0
         if self.quotes_data:
-            return DISCUSSION_FACTOR
-        return QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
+            share = DEFENDED_DISCUSSION_SHARE if is_defended_discussion(text) else 1.0
+            return DISCUSSION_FACTOR * share
+        return _discussion_factor(text, start, end)
 
 
 def _is_quoted(text: str, start: int, end: int) -> bool:
@@ -210,10 +239,7 @@ def match_rules(
             if discussion is None:
                 discussion = discusses_attacks(text)
             if discussion:
-                factor = (
-                    QUOTED_DISCUSSION_FACTOR if _is_quoted(text, start, end) else DISCUSSION_FACTOR
-                )
-                score *= factor
+                score *= _discussion_factor(text, start, end)
             hit = hits.setdefault(rule.category, _CategoryHit({}, []))
             if len(hit.spans) < MAX_SPANS_PER_CATEGORY:
                 hit.spans.append((start, end))

@@ -1,0 +1,160 @@
+"""The learned layer (issue 17 point 4): a linear model over character and word n-grams.
+
+A logistic regression (scikit-learn, trained by `manage.py train_injection_model`, see
+training.py) over binary features of the folded text (normalise.py): character 3- to
+5-grams and word 1- and 2-grams. Only the strongest features are kept, so the artefact
+(model/injection_model.json) is small and the runtime needs no scikit-learn: one
+Aho-Corasick pass finds the character n-grams of the vocabulary, a regex finds the words,
+and the score is ``sigmoid(bias + Σ weights of the features present)``.
+
+The model is combined with the rules as one more finding (noisy-OR in `assess`). It
+reports only when its probability reaches EMIT_AT, so a weak model opinion never adds to
+a weak rule hit; its reason names the top contributing n-grams and its spans mark them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from functools import cache
+from itertools import pairwise
+from pathlib import Path
+
+import ahocorasick
+
+from apps.quarantine.detectors.base import Finding, Span
+from apps.quarantine.detectors.normalise import normalise
+
+MODEL_PATH = Path(__file__).resolve().parent / "model" / "injection_model.json"
+CHAR_SIZES = (2, 3, 4, 5)
+_WORD = re.compile(r"[^\W\d_]{2,}|\d{2,}")
+CATEGORY = "learned_ngrams"
+# The model's probability at which it reports, and the score it then gives: chosen on
+# out-of-fold predictions of the training data (training.py prints them), never on the
+# held-out set.
+EMIT_AT = 0.9
+TOP_FEATURES = 3
+
+
+def model_text(text: str) -> str:
+    """The text the model reads: folded as the rules read it (whitespace collapsed)."""
+    return normalise(text).text
+
+
+def words(folded: str) -> list[str]:
+    """Word tokens: runs of letters (a run of ideographs is one token) or of digits."""
+    return _WORD.findall(folded)
+
+
+def all_features(folded: str) -> set[str]:
+    """Every feature of a folded text (training): ``c:`` character, ``w:`` word n-grams."""
+    features = {
+        "c:" + folded[start : start + size]
+        for size in CHAR_SIZES
+        for start in range(len(folded) - size + 1)
+    }
+    tokens = words(folded)
+    features.update("w:" + token for token in tokens)
+    features.update(f"w:{first} {second}" for first, second in pairwise(tokens))
+    return features
+
+
+class LinearModel:
+    """The artefact loaded once per process: vocabulary weights and an automaton."""
+
+    def __init__(self, artefact: dict) -> None:
+        self.bias: float = artefact["bias"]
+        self.weights: dict[str, float] = artefact["weights"]
+        self.data_sha256: str = artefact["data_sha256"]
+        self.char_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("c:")}
+        self.word_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("w:")}
+        self.automaton = ahocorasick.Automaton()
+        for gram in self.char_weights:
+            self.automaton.add_word(gram, gram)
+        self.automaton.make_automaton()
+
+    def _word_grams(self, folded: str) -> set[str]:
+        tokens = words(folded)
+        grams = set(tokens)
+        grams.update(f"{a} {b}" for a, b in pairwise(tokens))
+        return grams
+
+    def logit(self, folded: str) -> float:
+        """bias + the weights of the distinct features present (the hot path: no spans)."""
+        char_weights, word_weights = self.char_weights, self.word_weights
+        characters = {gram for _, gram in self.automaton.iter(folded)}
+        return (
+            self.bias
+            + sum(char_weights[gram] for gram in characters)
+            + sum(word_weights.get(gram, 0.0) for gram in self._word_grams(folded))
+        )
+
+    def contributions(self, folded: str) -> dict[str, tuple[float, int, int]]:
+        """Features present, each with its weight and first span in the folded text."""
+        found: dict[str, tuple[float, int, int]] = {}
+        for end, gram in self.automaton.iter(folded):
+            if "c:" + gram not in found:
+                found["c:" + gram] = (self.char_weights[gram], end - len(gram) + 1, end + 1)
+        for gram in sorted(self._word_grams(folded)):
+            weight = self.word_weights.get(gram)
+            if weight is not None:
+                start = max(folded.find(gram), 0)
+                found["w:" + gram] = (weight, start, start + len(gram))
+        return found
+
+    def probability(self, folded: str) -> float:
+        """The model's probability that the folded text is an attack."""
+        return sigmoid(self.logit(folded))
+
+
+def sigmoid(logit: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
+
+
+@cache
+def load_model(path: Path = MODEL_PATH) -> LinearModel:
+    """The trained artefact, read once per process."""
+    return LinearModel(json.loads(path.read_text(encoding="utf-8")))
+
+
+class LearnedDetector:
+    """Reports a finding when the n-gram model is confident the text is an attack."""
+
+    name = "learned"
+
+    def __init__(self) -> None:
+        self.model = load_model()
+
+    def detect(self, text: str) -> list[Finding]:
+        if not text:
+            return []
+        normalised = normalise(text)
+        folded = normalised.text
+        probability = self.model.probability(folded)
+        if probability < EMIT_AT:
+            return []
+        found = self.model.contributions(folded)  # only for the texts it reports
+        top = sorted(
+            ((weight, feature, start, end) for feature, (weight, start, end) in found.items()),
+            key=lambda item: (-item[0], item[1]),
+        )[:TOP_FEATURES]
+        limit = len(normalised.text)
+        spans = tuple(
+            Span(*normalised.to_original(min(start, limit), min(end, limit)), CATEGORY)
+            for weight, _, start, end in top
+            if weight > 0 and start < end <= limit
+        )
+        score = 0.5 + 0.5 * (probability - EMIT_AT) / (1.0 - EMIT_AT)
+        return [
+            Finding(
+                detector=self.name,
+                category=CATEGORY,
+                reason=f"n-gram model ({probability:.2f}): its strongest features",
+                score=round(min(score, 1.0), 4),
+                spans=spans,
+            )
+        ]
+
+
+__all__ = ["MODEL_PATH", "LearnedDetector", "LinearModel", "all_features", "load_model"]
