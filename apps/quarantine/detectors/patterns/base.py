@@ -33,7 +33,7 @@ class Category:
     TOOL_ABUSE = "tool_abuse"
     CREDENTIAL_HARVESTING = "credential_harvesting"
     HIDDEN_PAYLOAD = "hidden_payload"
-    # Directive analysis (directive.py), not phrase rules:
+    # Directive analysis (the directive/ package), not phrase rules:
     DIRECTIVE = "directive"
     QUOTED_INSTRUCTION = "quoted_instruction"
     PLANTED_FACT = "planted_fact"

@@ -1,0 +1,147 @@
+"""Matching machinery of the directive pass: bilingual patterns (the Chinese half only runs
+on texts with ideographs), action cues screened by literal anchors, windows around anchors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import ahocorasick
+
+_IDEOGRAPH = re.compile("[\u3400-\u9fff]")
+
+
+def _top_level_alternatives(pattern: str) -> list[str]:
+    """Split a regex source at its top-level `|` (outside groups and classes)."""
+    parts, depth, in_class, escaped, current = [], 0, False, False, []
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+_last_cjk: list = [None, False]  # (text, has ideographs): one text is analysed at a time
+
+
+def _has_cjk(text: str) -> bool:
+    """Whether `text` holds ideographs, remembered for the text being analysed."""
+    if _last_cjk[0] is not text:
+        _last_cjk[0], _last_cjk[1] = text, bool(_IDEOGRAPH.search(text))
+    return _last_cjk[1]
+
+
+class Bilingual:
+    """A cue pattern split into its English and Chinese alternatives: the Chinese half
+    only runs on ranges with ideographs (it has no fast first-character scan, and an
+    English memory never matches it)."""
+
+    def __init__(self, pattern: str) -> None:
+        alternatives = _top_level_alternatives(pattern)
+        chinese = [part for part in alternatives if _IDEOGRAPH.search(part)]
+        english = [part for part in alternatives if not _IDEOGRAPH.search(part)]
+        self.pattern = re.compile(pattern)
+        self.english = re.compile("|".join(english)) if english else None
+        self.chinese = re.compile("|".join(chinese)) if chinese else None
+
+    def search(self, text: str, low: int = 0, high: int | None = None) -> re.Match | None:
+        high = len(text) if high is None else high
+        found = self.english.search(text, low, high) if self.english else None
+        if self.chinese is not None and _has_cjk(text):
+            other = self.chinese.search(text, low, high)
+            if other is not None and (found is None or other.start() < found.start()):
+                found = other
+        return found
+
+    def finditer(self, text: str, low: int = 0, high: int | None = None) -> list[re.Match]:
+        high = len(text) if high is None else high
+        matches = list(self.english.finditer(text, low, high)) if self.english else []
+        if self.chinese is not None and _has_cjk(text):
+            matches.extend(self.chinese.finditer(text, low, high))
+            matches.sort(key=lambda match: match.start())
+        return matches
+
+    def match(self, text: str, position: int) -> re.Match | None:
+        return self.pattern.match(text, position)
+
+
+# Actions, each with how much it matters on its own (before context).
+@dataclass(frozen=True)
+class ActionCue:
+    """One way of asking for an action: every match contains one of `anchors`, so the
+    regex only runs on texts where an anchor occurs (one Aho-Corasick pass finds them)."""
+
+    reason: str
+    weight: float
+    anchors: tuple[str, ...]
+    pattern: re.Pattern[str]
+    leading: bool  # every match starts with an anchor: try `match` there, never scan
+
+
+def _action(
+    reason: str, weight: float, anchors: str, pattern: str, *, leading: bool = False
+) -> ActionCue:
+    """An action cue; `anchors` are space-separated ("_" stands for a space)."""
+    words = tuple(anchor.replace("_", " ") for anchor in anchors.split())
+    return ActionCue(reason, weight, words, re.compile(pattern), leading)
+
+
+ANCHOR_WINDOW = (120, 140)  # characters before and after an anchor a match can reach
+
+
+def _windowed(pattern: re.Pattern[str], text: str, starts: list[int]) -> list[tuple[int, int]]:
+    """Matches of `pattern` near the anchors only: the windows around them, merged."""
+    before, after = ANCHOR_WINDOW
+    windows: list[list[int]] = []
+    for start in sorted(starts):
+        low, high = max(0, start - before), min(len(text), start + after)
+        if windows and low <= windows[-1][1]:
+            windows[-1][1] = high
+        else:
+            windows.append([low, high])
+    spans: list[tuple[int, int]] = []
+    for low, high in windows:
+        spans.extend(match.span() for match in pattern.finditer(text, low, high))
+    return sorted(set(spans))
+
+
+class Screened:
+    """A cue pattern that only runs when one of its literal anchors occurs in the text."""
+
+    def __init__(self, pattern: re.Pattern[str], anchors: str, *, leading: bool = False):
+        self.pattern = pattern
+        self.leading = leading  # every match starts at an anchor: `match` there, no scan
+        self.automaton = ahocorasick.Automaton()
+        for anchor in anchors.split():
+            word = anchor.replace("_", " ")
+            self.automaton.add_word(word, len(word))
+        self.automaton.make_automaton()
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        if not self.leading:
+            starts = [end - length + 1 for end, length in self.automaton.iter(text)]
+            return _windowed(self.pattern, text, starts) if starts else []
+        spans: list[tuple[int, int]] = []
+        for end, length in self.automaton.iter(text):
+            start = end - length + 1
+            if spans and start < spans[-1][1]:
+                continue
+            match = self.pattern.match(text, start)
+            if match is not None and match.end() > start:
+                spans.append(match.span())
+        return spans
