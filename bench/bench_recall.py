@@ -191,8 +191,9 @@ def main() -> None:
     user = agent_user()
     enqueued: list[int] = []
     # The access task runs on a worker in production; keep it off the measured path.
-    tasks.record_recall_accesses_task.delay = lambda item_ids, *a, **k: enqueued.append(
-        len(item_ids)
+    # send_recall_accesses enqueues with apply_async((item_ids, accessed_at), {...}).
+    tasks.record_recall_accesses_task.apply_async = lambda args, *a, **k: enqueued.append(
+        len(args[0])
     )
     total_rows = MemoryItem.objects.count()
     print(f"memory_memoryitem: {total_rows:,} rows; indexes: {', '.join(index_names())}")
