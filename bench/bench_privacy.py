@@ -66,7 +66,7 @@ ITEM_COLUMNS = (
     "id, tenant_id, scope_id, memory_type, category, key, content, text, source, source_kind, "
     "api_key_prefix, run_id, importance, half_life_days, last_access_at, access_count, "
     "confidence, status, version, content_hash, sensitive, sealed_content, embedding_model, "
-    "created_at, updated_at"
+    "created_at, updated_at, flags"
 )
 VERSION_COLUMNS = (
     "item_id, version, content, text, key, status, importance, change, reference, created_at"
@@ -97,7 +97,7 @@ def copy_items(tenant_id: int, scope_ids: list[int], count: int, *, seed: int, v
                 item_id, tenant_id, rng.choice(scope_ids), "episodic", 20, "",
                 json.dumps({"text": text}), text, "bench@1", "explicit_statement", "", "", 0.5,
                 30.0, created, 0, 1.0, "active", 1, uuid.uuid4().hex + uuid.uuid4().hex, False,
-                "", "", created, created,
+                "", "", created, created, "[]",
             ))  # fmt: skip
             ids.append((item_id, text, created))
     if not versions:
