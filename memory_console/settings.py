@@ -429,6 +429,14 @@ MEMORY_CONSOLE_BEHAVIOUR_BASELINE_FACTOR = 3
 MEMORY_CONSOLE_BEHAVIOUR_MIN_TEXT_SCORE = 0.25
 MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
 MEMORY_CONSOLE_BEHAVIOUR_CONTRADICTION_SCORE = 0.45
+# Optional embedding provider (issue 18): an OpenAI-compatible `POST {URL}/v1/embeddings`.
+# When set, recall embeds a query that came without an embedding, and a write without one
+# is embedded by a Celery task after commit. A failure or a timeout degrades recall to the
+# lexical path (flagged in the answer), never an error. Unset: agents send embeddings.
+EMBEDDING_PROVIDER_URL = env_str("EMBEDDING_PROVIDER_URL")
+EMBEDDING_PROVIDER_MODEL = env_str("EMBEDDING_PROVIDER_MODEL")
+EMBEDDING_PROVIDER_API_KEY = env_str("EMBEDDING_PROVIDER_API_KEY")
+EMBEDDING_PROVIDER_TIMEOUT_MS = env_int("EMBEDDING_PROVIDER_TIMEOUT_MS", 2000)
 # Prometheus metrics at /metrics (memory_console/metrics.py): off, or open only to these
 # networks (comma-separated CIDRs; the scraper's address as the app sees it).
 MEMORY_CONSOLE_METRICS_ENABLED = env_bool("MEMORY_CONSOLE_METRICS_ENABLED", True)

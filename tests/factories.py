@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from apps.memory.models import MemoryItem, MemoryType, SourceKind
+from apps.memory.vectors import store_vector
 from apps.tenancy.models import Scope, ScopeKind, Tenant
 
 
@@ -41,6 +42,7 @@ class ScopeFactory(factory.django.DjangoModelFactory):
 class MemoryItemFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = MemoryItem
+        skip_postgeneration_save = True
 
     scope = factory.SubFactory(ScopeFactory)
     tenant = factory.LazyAttribute(lambda o: o.scope.tenant)
@@ -54,3 +56,14 @@ class MemoryItemFactory(factory.django.DjangoModelFactory):
     half_life_days = 30.0
     last_access_at = factory.LazyFunction(timezone.now)
     content_hash = factory.LazyAttribute(lambda o: hashlib.sha256(o.text.encode()).hexdigest())
+
+    @factory.post_generation
+    def index_embedding(obj, create, extracted, **kwargs):
+        """An embedded item gets its vector-index row, as create_item gives it."""
+        if create and obj.embedding:
+            store_vector(
+                item_id=obj.pk,
+                scope_id=obj.scope_id,
+                model=obj.embedding_model,
+                embedding=obj.embedding,
+            )

@@ -15,8 +15,14 @@ from django.utils.dateparse import parse_datetime
 
 from apps.core.jobs import record_job_run, run_exclusive_job
 from apps.core.models import JobTrigger
+from apps.memory.embedding_provider import EmbeddingUnavailable
 from apps.memory.models import PendingAccess
-from apps.memory.services import archive_due_items, expire_items, record_recall_accesses
+from apps.memory.services import (
+    archive_due_items,
+    embed_item,
+    expire_items,
+    record_recall_accesses,
+)
 
 logger = logging.getLogger("memory_console.broker")
 
@@ -165,3 +171,15 @@ def apply_pending_accesses_task(trigger: str = JobTrigger.MANUAL) -> int:
     with record_job_run("pending_recall_accesses", trigger=trigger) as run:
         run.counts["applied"] = applied = apply_pending_accesses()
     return applied
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(EmbeddingUnavailable, OperationalError),
+    retry_backoff=True,
+    max_retries=3,
+    ignore_result=True,
+)
+def embed_item_task(item_id: str) -> None:
+    """Embed a write that came without an embedding, with the configured provider."""
+    embed_item(item_id=item_id)

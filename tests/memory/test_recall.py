@@ -71,8 +71,12 @@ def test_english_query_ranks_the_matching_memory_first(operator_a, scope_a):
     remember(scope_a, "The user prefers window seats on flights")
     remember(scope_a, "Meeting notes: quarterly planning")
     hits = recall(operator_a, scope_a, "What seats does the user prefer on flights?", top_k=3)
-    assert texts(hits)[0] == "The user prefers window seats on flights"
-    assert hits[0].similarity > hits[1].similarity
+    # The other two share no word with the query: no padding unless asked.
+    assert texts(hits) == ["The user prefers window seats on flights"]
+    padded = recall(operator_a, scope_a, "What seats does the user prefer on flights?", pad=True)
+    assert texts(padded)[0] == "The user prefers window seats on flights"
+    assert padded[0].similarity > padded[1].similarity
+    assert [hit.similarity_source for hit in padded] == ["lexical", "padding", "padding"]
 
 
 def test_a_long_chinese_query_sharing_one_word_still_finds_the_memory(operator_a, scope_a):
@@ -97,12 +101,24 @@ def test_lexical_similarity_is_term_coverage():
     assert lexical_similarity(query_terms("Peanuts"), "allergic to PEANUTS") == 1.0
 
 
-def test_recall_tops_up_with_important_items_when_nothing_matches(operator_a, scope_a):
+def test_recall_pads_with_important_items_only_when_asked(operator_a, scope_a):
     remember(scope_a, "low", importance=0.1)
     remember(scope_a, "high", importance=0.9)
-    hits = recall(operator_a, scope_a, "zebra", top_k=1)
+    assert recall(operator_a, scope_a, "zebra", top_k=1) == []
+    hits = recall(operator_a, scope_a, "zebra", top_k=1, pad=True)
     assert texts(hits) == ["high"]
-    assert hits[0].similarity == 0.0
+    assert hits[0].similarity == 0.0 and hits[0].similarity_source == "padding"
+
+
+def test_min_score_drops_weaker_hits(operator_a, scope_a):
+    remember(scope_a, "The user prefers green tea", importance=0.9)
+    remember(scope_a, "The user once tried tea in Kyoto", importance=0.1)
+    hits = recall(operator_a, scope_a, "green tea")
+    assert len(hits) == 2
+    threshold = (hits[0].score + hits[1].score) / 2
+    kept = recall(operator_a, scope_a, "green tea", min_score=threshold)
+    assert texts(kept) == ["The user prefers green tea"]
+    assert recall(operator_a, scope_a, "green tea", min_score=hits[0].score + 1) == []
 
 
 def test_memory_type_and_category_filters_apply(operator_a, scope_a):
@@ -154,11 +170,19 @@ def test_scope_outside_the_callers_grant_is_not_found(operator_b, scope_a):
         recall(operator_b, scope_a, "朝阳区")
 
 
-def test_unknown_scope_is_not_found(operator_a, tenant_a):
-    with pytest.raises(ScopeNotFound):
-        recall_memories(actor=operator_a, tenant=tenant_a, scope_key="user:nobody", query="x")
+def test_a_scope_never_written_recalls_nothing_and_others_are_not_found(
+    operator_a, tenant_a, tenant_b
+):
+    assert recall_memories(actor=operator_a, tenant=tenant_a, scope_key="user:new", query="x") == []
     with pytest.raises(ScopeNotFound):
         recall_memories(actor=operator_a, tenant="tenant-a", scope_key="malformed", query="x")
+    with pytest.raises(ScopeNotFound):  # a tenant the actor may not read: never "empty"
+        recall_memories(actor=operator_a, tenant=tenant_b, scope_key="user:new", query="x")
+    with pytest.raises(ScopeNotFound):
+        recall_memories(actor=operator_a, tenant="no-such-tenant", scope_key="user:x", query="x")
+    hidden = ScopeFactory(tenant=tenant_b, kind="user", external_id="u_9")
+    with pytest.raises(ScopeNotFound):  # exists, not readable
+        recall_memories(actor=operator_a, tenant=tenant_b, scope_key=hidden.key, query="x")
 
 
 # --- ranking -------------------------------------------------------------------------------

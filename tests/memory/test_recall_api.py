@@ -80,9 +80,15 @@ def test_recall_of_a_foreign_tenants_scope_is_404(api_a, api_b):
     assert response.json()["error"]["code"] == "not_found"
 
 
-def test_recall_of_an_unknown_scope_or_tenant_is_404(api_a):
-    assert recall(api_a, "x", scope="user:nobody").status_code == 404
+def test_recall_of_a_scope_never_written_is_200_and_empty(api_a):
+    response = recall(api_a, "x", scope="user:nobody")
+    assert response.status_code == 200, response.content
+    assert response.json() == {"results": [], "degraded": []}
+
+
+def test_recall_of_an_unknown_tenant_or_unreadable_scope_is_404(api_a, api_b):
     assert recall(api_a, "x", tenant="no-such-tenant").status_code == 404
+    assert recall(api_b, "x", scope="user:nobody").status_code == 404
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,10 @@
 """`POST /api/v1/recall/`: the best memories of one scope for a query, with explained scores.
 
-Thin: the request is validated here, everything else is apps.memory.recall. A scope
-that is unknown or outside the caller's grant answers 404 (never 403).
+Thin: the request is validated here, the query embedded by the optional provider when the
+agent sent no embedding (a failure degrades to lexical recall, flagged), everything else
+is apps.memory.recall. A scope that is unknown or outside the caller's grant answers 404
+(never 403); a scope never written to, in a tenant the caller may read, answers 200 with
+no results.
 """
 
 from django.utils import timezone
@@ -14,6 +17,7 @@ from rest_framework.views import APIView
 from apps.core.serializers import FiniteFloatField, NoNulCharField
 from apps.memory.api.memories import ErrorResponse
 from apps.memory.api.serializers import MAX_EMBEDDING_DIMENSIONS, MemorySerializer
+from apps.memory.embedding_provider import EmbeddingUnavailable, embed_texts, provider_model
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
 from apps.tenancy.keys import parse_scope_key
@@ -43,6 +47,16 @@ class RecallRequest(serializers.Serializer):
         help_text="The client's embedding of the query; compared with items of the same model.",
     )
     embedding_model = NoNulCharField(max_length=100, required=False, allow_blank=True, default="")
+    min_score = FiniteFloatField(
+        required=False,
+        default=0.0,
+        help_text="Drop results whose `score` is below this (after ranking).",
+    )
+    pad = serializers.BooleanField(
+        default=False,
+        help_text="Fill up to top_k with the scope's most important recent memories even "
+        "when they match neither way (labelled `matched_by: padding`, similarity 0).",
+    )
 
     def validate_scope(self, value: str) -> str:
         parse_scope_key(value)
@@ -75,11 +89,16 @@ class RecallResultSerializer(serializers.Serializer):
     )
     score = serializers.FloatField(help_text="α·similarity + β·recency + γ·importance.")
     components = ScoreComponentsSerializer()
-    matched_by = serializers.ChoiceField(choices=["embedding", "lexical"])
+    matched_by = serializers.ChoiceField(choices=["embedding", "lexical", "padding"])
 
 
 class RecallResponseSerializer(serializers.Serializer):
     results = RecallResultSerializer(many=True)
+    degraded = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What this answer did without: `embedding_provider` when the configured "
+        "provider could not embed the query (the answer is lexical only).",
+    )
 
 
 class RecallView(APIView):
@@ -101,6 +120,13 @@ class RecallView(APIView):
         params = RecallRequest(data=request.data)
         params.is_valid(raise_exception=True)
         data = params.validated_data
+        embedding, model = data.get("query_embedding"), data.get("embedding_model", "")
+        degraded = []
+        if not embedding and provider_model() and data["query"].strip():
+            try:
+                (embedding,), model = embed_texts([data["query"]]), provider_model()
+            except EmbeddingUnavailable:
+                degraded.append("embedding_provider")
         try:
             hits = recall_memories(
                 actor=request.user,
@@ -110,8 +136,10 @@ class RecallView(APIView):
                 top_k=data["top_k"],
                 memory_types=data.get("memory_types"),
                 categories=data.get("categories"),
-                query_embedding=data.get("query_embedding"),
-                embedding_model=data.get("embedding_model", ""),
+                query_embedding=embedding,
+                embedding_model=model,
+                min_score=data["min_score"],
+                pad=data["pad"],
             )
         except ScopeNotFound as exc:
             raise exceptions.NotFound() from exc
@@ -127,4 +155,4 @@ class RecallView(APIView):
             }
             for hit in hits
         ]
-        return Response({"results": results})
+        return Response({"results": results, "degraded": degraded})

@@ -7,8 +7,6 @@ data, not markup: JSON carries memory content unescaped, and never the sealed
 (encrypted) content or the raw embedding bytes.
 """
 
-import math
-from array import array
 from typing import Any
 
 from django.utils import timezone
@@ -23,6 +21,7 @@ from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import effective_score
 from apps.memory.selectors import scope_to_write
 from apps.memory.services import FeedbackSignal
+from apps.memory.vectors import to_float32_bytes
 from apps.tenancy.keys import parse_scope_key
 
 MAX_EMBEDDING_DIMENSIONS = 4096
@@ -76,14 +75,14 @@ class RememberRequest(serializers.Serializer):
 
 
 def pack_embedding(vector: list[float]) -> bytes:
-    """Store an embedding as float32 bytes (native order, as numpy's float32 reads it)."""
-    packed = array("f", vector)
-    if not all(math.isfinite(value) for value in packed):
+    """Store an embedding as float32 bytes, or refuse one whose values overflow float32."""
+    try:
+        return to_float32_bytes(vector)
+    except ValueError:
         raise GateRejected(
             "embedding: values overflow float32.",
             fields={"embedding": ["Values must fit in float32."]},
-        )
-    return packed.tobytes()
+        ) from None
 
 
 def new_memory_from_request(data: Any, *, actor, api_key_prefix: str = "") -> NewMemory:

@@ -2,26 +2,32 @@
 
 1. The scope is resolved through the caller's grants (unknown or not granted: ScopeNotFound,
    a 404 at the API). Recall never crosses scopes.
-2. Candidates are pre-selected in the database among the scope's active, unexpired items,
-   in one statement: rows containing one of at most MAX_PATTERNS query patterns (ILIKE on
-   PostgreSQL for Latin words, which the trigram GIN index on `text` serves; LIKE for
-   CJK, which has no case; CJK runs of one or two characters can't use trigrams and are
-   matched within the scope; LIKE on SQLite). The scan stops after SCAN_LIMIT matching
-   rows, which are ordered by how many patterns they contain; CANDIDATE_LIMIT are kept.
-   A long CJK query whose trigrams find too little gets a second pass on its bigrams.
-   If that still finds fewer than top_k, the scope's most important, most recently used
-   items top the list up, so recall still answers.
-3. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
+2. Lexical candidates are pre-selected in the database among the scope's active,
+   unexpired items, in one statement: rows containing one of at most MAX_PATTERNS query
+   patterns (ILIKE on PostgreSQL for Latin words, which the trigram GIN index on `text`
+   serves; LIKE for CJK, which has no case; CJK runs of one or two characters can't use
+   trigrams and are matched within the scope; LIKE on SQLite). The scan stops after
+   SCAN_LIMIT matching rows, which are ordered by how many patterns they contain;
+   CANDIDATE_LIMIT are kept. A long CJK query whose trigrams find too little gets a
+   second pass on its bigrams. Only when asked (`pad`), the scope's most important, most
+   recently used items top the list up to top_k, labelled "padding".
+3. With a query embedding, the vector path (`vectors`) adds the VECTOR_LIMIT nearest
+   items of the same embedding model, found by pgvector's HNSW index (or exactly where
+   pgvector is missing) with no lexical pre-selection; the two lists are fused by
+   reciprocal rank (`fuse`) and the first CANDIDATE_LIMIT ranked.
+4. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
    tenant's weights. Similarity is the cosine of float32 embeddings when the query and
    the item were embedded by the same model, else lexical: the average, over query terms,
    of the share of the term's character n-grams found in the text (trigrams for Latin
    words, bigrams for CJK runs), computed the same way on every database. Recency is
    0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS): how fresh the memory is in
-   use, independent of how long it is worth keeping (S(t) covers that).
-4. Accesses are recorded off the request path: one Celery task, enqueued on commit,
+   use, independent of how long it is worth keeping (S(t) covers that). Hits under
+   `min_score`, and hits matching neither way unless `pad`, are dropped.
+5. Accesses are recorded off the request path: one Celery task, enqueued on commit,
    applies one set-based UPDATE for all hits (apps.memory.services.record_recall_accesses).
 
-The rooms: `query` (analysis), `candidates` (the SQL pre-selection), `ranking`; this
+The rooms: `query` (analysis), `candidates` (the SQL pre-selection), `vectors` (the
+nearest embeddings), `ranking` (fusion and scores); this
 module holds the entry point, `recall_memories`, and re-exports the parts.
 """
 
@@ -41,12 +47,14 @@ from apps.memory.recall.ranking import (
     RECENCY_HALF_LIFE_DAYS,
     RecallHit,
     cosine_similarity,
-    decode_embedding,
+    fuse,
     rank,
     recency,
 )
-from apps.memory.selectors import scopes_visible_to
+from apps.memory.recall.vectors import VECTOR_LIMIT, nearest_items
+from apps.memory.selectors import scopes_visible_to, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
+from apps.memory.vectors import decode_embedding
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
 
@@ -56,13 +64,16 @@ __all__ = [
     "MAX_TOP_K",
     "RECENCY_HALF_LIFE_DAYS",
     "SCAN_LIMIT",
+    "VECTOR_LIMIT",
     "QueryTerm",
     "RecallHit",
     "ScopeNotFound",
     "cosine_similarity",
     "decode_embedding",
+    "fuse",
     "lexical_similarity",
     "load_hit_items",
+    "nearest_items",
     "query_terms",
     "rank",
     "recall_memories",
@@ -82,17 +93,26 @@ class ScopeNotFound(ServiceError, LookupError):
     status = 404
 
 
-def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope:
-    """The scope `kind:external_id` of the tenant, if the actor may read its memories."""
+def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope | None:
+    """The scope `kind:external_id` of the tenant, if the actor may read its memories;
+    None when it was never written to but the actor may read every scope of the tenant
+    (an empty scope, not an unknown one)."""
     kind, separator, external_id = (scope_key or "").partition(":")
     if not separator or not external_id:
         raise ScopeNotFound(scope_key)
     scopes = scopes_visible_to(actor, Perm.VIEW_MEMORIES).select_related("tenant")
     tenant_filter = {"tenant": tenant} if isinstance(tenant, Tenant) else {"tenant__slug": tenant}
     scope = scopes.filter(kind=kind, external_id=external_id, **tenant_filter).first()
-    if scope is None:
-        raise ScopeNotFound(scope_key)
-    return scope
+    if scope is not None:
+        return scope
+    owner = tenant if isinstance(tenant, Tenant) else Tenant.objects.filter(slug=tenant).first()
+    never_written = (
+        owner is not None
+        and not Scope.objects.filter(tenant=owner, kind=kind, external_id=external_id).exists()
+    )
+    if never_written and user_has_perm_on(actor, Perm.VIEW_MEMORIES, tenant=owner):
+        return None
+    raise ScopeNotFound(scope_key)
 
 
 def recall_memories(
@@ -106,35 +126,63 @@ def recall_memories(
     categories: Iterable[int] | None = None,
     query_embedding: Sequence[float] | None = None,
     embedding_model: str = "",
+    min_score: float = 0.0,
+    pad: bool = False,
 ) -> list["RecallHit"]:
     """The top_k memories of one scope for a query, each with its score components.
 
-    Raises ScopeNotFound when the scope is unknown or not readable by the actor. The
-    accesses are recorded after commit by one task (never an UPDATE per hit here).
+    Lexical and vector candidates are fused by reciprocal rank, then ranked; hits scoring
+    under `min_score` are dropped, and so are those matching neither way unless `pad`.
+    Raises ScopeNotFound when the scope is unknown or not readable by the actor (a scope
+    never written to, in a tenant the actor may read, recalls nothing). The accesses are
+    recorded after commit by one task (never an UPDATE per hit here).
     """
     scope = resolve_scope(actor=actor, tenant=tenant, scope_key=scope_key)
+    if scope is None:
+        return []
     top_k = max(1, min(int(top_k), MAX_TOP_K))
     now = timezone.now()
     terms = query_terms(query or "")
+    types, cats = list(memory_types or []), list(categories or [])
     use_embedding = bool(query_embedding) and bool(embedding_model)
-    candidates = select_candidates(
+    lexical = select_candidates(
         scope=scope,
         terms=terms,
         now=now,
-        memory_types=memory_types,
-        categories=categories,
-        # Embeddings can match without shared words: consider as many items as we may.
-        minimum=CANDIDATE_LIMIT if use_embedding else top_k,
+        memory_types=types,
+        categories=cats,
+        minimum=top_k,
         with_embeddings=use_embedding,
+        top_up=pad,
     )
+    candidates, cosines = lexical, {}
+    if use_embedding:
+        nearest = nearest_items(
+            scope=scope,
+            now=now,
+            query_embedding=list(query_embedding or ()),
+            embedding_model=embedding_model,
+            memory_types=types,
+            categories=cats,
+        )
+        cosines = {item.pk: similarity for item, similarity in nearest}
+        by_pk = {item.pk: item for item, _ in nearest} | {item.pk: item for item in lexical}
+        fused = fuse([item.pk for item, _ in nearest], [item.pk for item in lexical])
+        candidates = [by_pk[pk] for pk in fused[:CANDIDATE_LIMIT]]
     hits = rank(
         candidates,
         tenant=scope.tenant,
         terms=terms,
         now=now,
-        query_embedding=list(query_embedding) if use_embedding else None,
+        query_embedding=list(query_embedding) if use_embedding and query_embedding else None,
         embedding_model=embedding_model,
-    )[:top_k]
+        cosines=cosines,
+    )
+    hits = [
+        hit
+        for hit in hits
+        if hit.score >= min_score and (pad or hit.similarity_source != "padding")
+    ][:top_k]
     hits = load_hit_items(hits, scope=scope)
     if hits:
         enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)

@@ -30,7 +30,8 @@ RANKING_FIELDS = (
 )  # fmt: skip
 
 
-def _recallable(scope: Scope, now: datetime, memory_types, categories):
+def recallable(scope: Scope, now: datetime, memory_types, categories):
+    """The scope's active, unexpired items (of those types and categories, if given)."""
     items = MemoryItem.objects.filter(
         tenant_id=scope.tenant_id, scope=scope, status=MemoryStatus.ACTIVE
     ).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
@@ -39,6 +40,29 @@ def _recallable(scope: Scope, now: datetime, memory_types, categories):
     if categories:
         items = items.filter(category__in=list(categories))
     return items
+
+
+def recallable_filters(
+    *,
+    scope: Scope,
+    now: datetime,
+    memory_types: Sequence[str],
+    categories: Sequence[int],
+    alias: str = "",
+) -> tuple[list[str], list[Any]]:
+    """`recallable` as SQL conditions (columns of table `alias`, if given) and parameters."""
+    column = f"{alias}." if alias else ""
+    filters = [f"{column}tenant_id = %s", f"{column}scope_id = %s", f"{column}status = %s"]
+    params: list[Any] = [scope.tenant_id, scope.pk, MemoryStatus.ACTIVE]
+    filters.append(f"({column}expires_at IS NULL OR {column}expires_at > %s)")
+    params.append(connection.ops.adapt_datetimefield_value(now))
+    if memory_types:
+        filters.append(f"{column}memory_type IN ({', '.join(['%s'] * len(memory_types))})")
+        params.extend(memory_types)
+    if categories:
+        filters.append(f"{column}category IN ({', '.join(['%s'] * len(categories))})")
+        params.extend(categories)
+    return filters, params
 
 
 def _lexical_candidates_sql(
@@ -69,16 +93,9 @@ def _lexical_candidates_sql(
         connection.ops.quote_name(name)
         for name in (*RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
     )
-    filters = ["tenant_id = %s", "scope_id = %s", "status = %s"]
-    params: list[Any] = [scope.tenant_id, scope.pk, MemoryStatus.ACTIVE]
-    filters.append("(expires_at IS NULL OR expires_at > %s)")
-    params.append(connection.ops.adapt_datetimefield_value(now))
-    if memory_types:
-        filters.append(f"memory_type IN ({', '.join(['%s'] * len(memory_types))})")
-        params.extend(memory_types)
-    if categories:
-        filters.append(f"category IN ({', '.join(['%s'] * len(categories))})")
-        params.extend(categories)
+    filters, params = recallable_filters(
+        scope=scope, now=now, memory_types=memory_types, categories=categories
+    )
     term_hits = " + ".join(f"(CASE WHEN {match} THEN 1 ELSE 0 END)" for match in matches)
     table = connection.ops.quote_name(MemoryItem._meta.db_table)
     sql = (
@@ -99,9 +116,11 @@ def select_candidates(
     categories: Iterable[int] | None = None,
     minimum: int = 10,
     with_embeddings: bool = False,
+    top_up: bool = True,
 ) -> list[MemoryItem]:
     """Active, unexpired items of the scope that contain a query term (most terms first),
-    topped up with the scope's most important recent items when fewer than `minimum`.
+    topped up (with `top_up`) by the scope's most important recent items when fewer than
+    `minimum`.
 
     Candidates carry only the columns ranking reads; the rest are deferred.
     """
@@ -114,6 +133,7 @@ def select_candidates(
             categories=list(categories or []),
             minimum=minimum,
             with_embeddings=with_embeddings,
+            top_up=top_up,
         )
     for item in candidates:  # every candidate shares the scope: no query per row later
         item.scope = scope
@@ -130,6 +150,7 @@ def _select_candidates(
     categories: list[int],
     minimum: int,
     with_embeddings: bool,
+    top_up: bool,
 ) -> list[MemoryItem]:
     candidates: list[MemoryItem] = []
     passes = [sql_patterns(terms)]
@@ -151,8 +172,8 @@ def _select_candidates(
         seen = {item.pk for item in candidates}
         candidates += [item for item in MemoryItem.objects.raw(sql, params) if item.pk not in seen]
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
-    if missing > 0:
-        items = _recallable(scope, now, memory_types, categories)
+    if top_up and missing > 0:
+        items = recallable(scope, now, memory_types, categories)
         fields = (*RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
         found = [item.pk for item in candidates]
         candidates += list(

@@ -7,18 +7,31 @@ independent of how long it is worth keeping (S(t) covers that).
 """
 
 import math
-from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from apps.memory.models import MemoryItem
 from apps.memory.recall.query import QueryTerm, lexical_similarity
 from apps.memory.scoring import effective_score
+from apps.memory.vectors import decode_embedding
 from apps.tenancy.models import Tenant
 
 RECENCY_HALF_LIFE_DAYS = 7.0
+# Reciprocal-rank fusion's constant (the usual 60: ranks far down still count a little).
+RRF_K = 60
 _SECONDS_PER_DAY = 86_400.0
+
+
+def fuse(*rankings: Sequence[Any], k: int = RRF_K) -> list[Any]:
+    """Reciprocal-rank fusion: keys ordered by Σ 1/(k + rank) over the rankings they are in
+    (ranks from 1), so an item high in either list comes early, higher if in both."""
+    fused: dict[Any, float] = {}
+    for ranking in rankings:
+        for position, key in enumerate(ranking, start=1):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (k + position)
+    return sorted(fused, key=lambda key: -fused[key])
 
 
 @dataclass(frozen=True)
@@ -30,7 +43,7 @@ class RecallHit:
     similarity: float
     recency: float
     importance: float
-    similarity_source: str  # "embedding" or "lexical"
+    similarity_source: str  # "embedding", "lexical" or "padding" (no match: similarity 0)
 
     @property
     def components(self) -> dict[str, float]:
@@ -39,15 +52,6 @@ class RecallHit:
             "recency": self.recency,
             "importance": self.importance,
         }
-
-
-def decode_embedding(raw: bytes | memoryview | None) -> array | None:
-    """float32 bytes (as stored in MemoryItem.embedding) into an array of floats."""
-    if not raw:
-        return None
-    values = array("f")
-    values.frombytes(bytes(raw))
-    return values
 
 
 def cosine_similarity(left: Sequence[float], right: Sequence[float]) -> float | None:
@@ -78,19 +82,29 @@ def rank(
     now: datetime,
     query_embedding: Sequence[float] | None = None,
     embedding_model: str = "",
+    cosines: Mapping[Any, float] | None = None,
 ) -> list[RecallHit]:
-    """Score candidates α·similarity + β·recency + γ·S(t), best first."""
+    """Score candidates α·similarity + β·recency + γ·S(t), best first.
+
+    `cosines` holds the similarities the vector path already computed, by item pk; a
+    candidate that matches neither way (similarity 0) is labelled "padding".
+    """
     alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
+    cosines = cosines or {}
     hits = []
     for item in candidates:
         similarity, source = None, "lexical"
-        if query_embedding is not None and item.embedding_model == embedding_model:
+        if item.pk in cosines:
+            similarity, source = max(cosines[item.pk], 0.0), "embedding"
+        elif query_embedding is not None and item.embedding_model == embedding_model:
             vector = decode_embedding(item.embedding)
             similarity = cosine_similarity(query_embedding, vector) if vector else None
             if similarity is not None:
                 similarity, source = max(similarity, 0.0), "embedding"
         if similarity is None:
             similarity = lexical_similarity(terms, item.text)
+        if similarity <= 0:
+            source = "padding"
         fresh = recency(last_access_at=item.last_access_at, now=now)
         decayed = effective_score(
             importance=item.importance,

@@ -3,7 +3,8 @@
 Split by concern: `items` (the primitives: create, update, activate, delete, roll back),
 `gate` (the remember runner and the door for new content), `agent_ops` (edit, forget,
 feedback, merge), `scopes` (creation on first write), `accesses` (recall reinforcement),
-`lifecycle` (the scheduled archival and expiry, and an operator's restore).
+`lifecycle` (the scheduled archival and expiry, and an operator's restore), `embeddings`
+(the provider's embedding of a write that came without one).
 """
 
 from apps.memory.services.accesses import record_recall_accesses
@@ -15,6 +16,7 @@ from apps.memory.services.agent_ops import (
     merge_items,
     patch_item,
 )
+from apps.memory.services.embeddings import embed_item
 from apps.memory.services.gate import RememberResult, remember, screen_content
 from apps.memory.services.items import (
     RollbackRefused,
@@ -48,6 +50,7 @@ __all__ = [
     "create_item",
     "create_scope",
     "delete_items",
+    "embed_item",
     "expire_items",
     "forget_item",
     "give_feedback",

@@ -19,6 +19,7 @@ from apps.audit.services import record
 from apps.core.types import Actor
 from apps.core.validation import validate_content
 from apps.memory import wiring
+from apps.memory.embedding_provider import provider_model
 from apps.memory.gate import Draft, GateRejected, NewMemory, Stage, Twin
 from apps.memory.models import MemoryItem
 from apps.memory.scoring import reinforce
@@ -105,11 +106,21 @@ def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> Remember
         action=action,
         audit_data=audit_data,
     )
+    if not item.embedding and provider_model():
+        embed_after_commit(item.pk)
     for callback in draft.callbacks:
         callback(item)
     if draft.callbacks:  # a callback may have moved the item on (e.g. superseded it)
         item.refresh_from_db(fields=["status", "version", "superseded_by"])
     return RememberResult(item=item, status=item.status, merged=False)
+
+
+def embed_after_commit(item_id: Any) -> None:
+    """Have the provider embed a write that came without an embedding: a task after
+    commit, so the write path makes no HTTP call (a broker outage leaves it lexical)."""
+    from apps.memory.tasks import embed_item_task  # imported here: tasks import services
+
+    transaction.on_commit(lambda: embed_item_task.delay(str(item_id)), robust=True)
 
 
 def _merge_into_twin(draft: Draft, twin: Twin) -> MemoryItem:

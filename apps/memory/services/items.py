@@ -21,6 +21,7 @@ from apps.memory import wiring
 from apps.memory.content import content_hash, render_text
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.scoring import compute_archive_due_at
+from apps.memory.vectors import store_vector
 from memory_console.db import delete_by_keys, insert_rows
 
 # Fields whose change moves the instant the item decays below the threshold.
@@ -98,6 +99,13 @@ def create_item(
         refresh_archive_due_at(item)
         # The item and its first version in one statement (one round trip).
         insert_rows(item, version_of(item=item, change=action, actor=actor, reference=reference))
+        if item.embedding:  # its row in the vector index (one INSERT; none without pgvector)
+            store_vector(
+                item_id=item.pk,
+                scope_id=item.scope_id,
+                model=item.embedding_model,
+                embedding=item.embedding,
+            )
         record(
             actor=actor,
             action=action,
@@ -147,6 +155,13 @@ def update_item(
             refresh_archive_due_at(item)
         item.version += 1
         item.save()
+        if "embedding" in changes or "embedding_model" in changes:
+            store_vector(
+                item_id=item.pk,
+                scope_id=item.scope_id,
+                model=item.embedding_model,
+                embedding=item.embedding,
+            )
         snapshot_version(item=item, change=action, actor=actor, reference=reference)
         record(
             actor=actor,

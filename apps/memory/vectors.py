@@ -1,0 +1,81 @@
+"""The vector index of recall: `memory_itemembedding` (pgvector, HNSW), where it exists.
+
+MemoryItem.embedding (float32 bytes) is the source of truth on every database. Where the
+pgvector extension was available when migration 0010 ran, each embedded item also has one
+row in `memory_itemembedding` (item, scope, model, dims, vector), which an HNSW index on
+the INDEXED_DIMENSIONS-dimension vectors serves (cosine distance); other dimensions are
+searched exactly within the scope by the (scope, model, dims) index. Rows follow their
+item: written with it (one INSERT, `store_vector`), replaced when its embedding changes,
+deleted with it (ON DELETE CASCADE). Where the table does not exist, recall searches the
+bytes exactly in Python (apps.memory.recall.vectors): correct, and slow on big scopes.
+"""
+
+import math
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection
+
+TABLE = "memory_itemembedding"
+INDEXED_DIMENSIONS = 384  # migration 0010's partial HNSW index serves this dimension
+_available: dict[str, bool] = {}
+
+
+def vector_search_available() -> bool:
+    """Whether this database has the pgvector table (checked once per database name)."""
+    if connection.vendor != "postgresql":
+        return False
+    name = connection.settings_dict["NAME"]
+    if name not in _available:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [TABLE])
+            _available[name] = bool(cursor.fetchone()[0])
+    return _available[name]
+
+
+def forget_availability() -> None:
+    """Check again on next use (after a migration created or dropped the table)."""
+    _available.clear()
+
+
+def decode_embedding(raw: bytes | memoryview | None) -> array | None:
+    """float32 bytes (as stored in MemoryItem.embedding) into an array of floats."""
+    if not raw:
+        return None
+    values = array("f")
+    values.frombytes(bytes(raw))
+    return values
+
+
+def to_float32_bytes(vector: Sequence[float]) -> bytes:
+    """float32 bytes (native order, as numpy's float32 reads it); ValueError on overflow."""
+    packed = array("f", vector)
+    if not all(math.isfinite(value) for value in packed):
+        raise ValueError("embedding values overflow float32")
+    return packed.tobytes()
+
+
+def vector_literal(values: Sequence[float]) -> str:
+    """pgvector's text form of a vector: `[0.1,0.2,…]`."""
+    return "[" + ",".join(map(repr, map(float, values))) + "]"
+
+
+def store_vector(
+    *, item_id: Any, scope_id: int, model: str, embedding: bytes | memoryview | None
+) -> None:
+    """Index (or re-index, or un-index when `embedding` is empty) one item's embedding."""
+    if not vector_search_available():
+        return
+    vector = decode_embedding(embedding)
+    with connection.cursor() as cursor:
+        if vector is None or not model:
+            cursor.execute(f"DELETE FROM {TABLE} WHERE item_id = %s", [item_id])  # noqa: S608
+            return
+        cursor.execute(
+            f"INSERT INTO {TABLE} (item_id, scope_id, model, dims, embedding) "  # noqa: S608
+            "VALUES (%s, %s, %s, %s, %s::vector) ON CONFLICT (item_id) DO UPDATE SET "
+            "scope_id = EXCLUDED.scope_id, model = EXCLUDED.model, dims = EXCLUDED.dims, "
+            "embedding = EXCLUDED.embedding",
+            [item_id, scope_id, model, len(vector), vector_literal(vector)],
+        )
