@@ -12,6 +12,7 @@ is found whenever its embedding is among the nearest.
 import heapq
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 
@@ -58,7 +59,18 @@ def nearest_items(
     return found
 
 
-def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit):
+def index_query(
+    *,
+    scope: Scope,
+    now: datetime,
+    vector: Sequence[float],
+    model: str,
+    memory_types,
+    categories,
+    limit,
+) -> tuple[str, list[Any]]:
+    """The nearest-neighbour statement over the vector table (HNSW-served at
+    INDEXED_DIMENSIONS dimensions, an exact sort within the scope otherwise)."""
     dims = len(vector)
     cast = f"::vector({dims:d})" if dims == INDEXED_DIMENSIONS else "::vector"
     filters, params = recallable_filters(
@@ -73,11 +85,24 @@ def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit
         f"AND {' AND '.join(filters)} ORDER BY {distance} LIMIT {int(limit):d}"
     )
     literal = vector_literal(vector)
+    return sql, [literal, scope.pk, model, *params, literal]
+
+
+def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit):
+    sql, params = index_query(
+        scope=scope,
+        now=now,
+        vector=vector,
+        model=model,
+        memory_types=memory_types,
+        categories=categories,
+        limit=limit,
+    )
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
             cursor.execute(f"SET LOCAL hnsw.ef_search = {HNSW_EF_SEARCH:d}")
-        rows = list(MemoryItem.objects.raw(sql, [literal, scope.pk, model, *params, literal]))
+        rows = list(MemoryItem.objects.raw(sql, params))
     # relaxed_order may return neighbours slightly out of order: sort them.
     found = [(item, max(-1.0, min(1.0, 1.0 - item.distance))) for item in rows]
     found.sort(key=lambda pair: -pair[1])

@@ -1,0 +1,178 @@
+"""Recall's vector path (issue 18): embeddings indexed on write, searched without a lexical
+pre-selection (pgvector's HNSW index, or the exact fallback), fused with the lexical list."""
+
+from array import array
+
+import pytest
+from django.db import connection
+
+from apps.memory.generation.embedding import embed
+from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.recall import CANDIDATE_LIMIT, SCAN_LIMIT, fuse, recall_memories
+from apps.memory.recall import vectors as recall_vectors
+from apps.memory.recall.vectors import index_query
+from apps.memory.vectors import TABLE, vector_search_available
+from tests.factories import MemoryItemFactory, ScopeFactory
+
+pytestmark = pytest.mark.django_db
+MODEL = "test-trigram-384"
+QUESTION = "where does Alice live"
+ANSWER = "Rue de Rivoli 12, 75001 Paris"  # no word in common with the question
+
+
+@pytest.fixture
+def scope_a(tenant_a):
+    return ScopeFactory(tenant=tenant_a, kind="user", external_id="u_1024")
+
+
+@pytest.fixture(params=["pgvector", "exact"])
+def vector_path(request, monkeypatch):
+    """Each test runs on the HNSW index (where the extension exists) and on the fallback."""
+    if request.param == "pgvector" and not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    if request.param == "exact":
+        monkeypatch.setattr(recall_vectors, "vector_search_available", lambda: False)
+    return request.param
+
+
+def remember(scope, text, *, vector=None, **fields):
+    packed = array("f", vector if vector is not None else embed(text)).tobytes()
+    return MemoryItemFactory(
+        scope=scope,
+        content={"text": text},
+        text=text,
+        embedding=packed,
+        embedding_model=MODEL,
+        **fields,
+    )
+
+
+def recall(actor, scope, query, **kwargs):
+    return recall_memories(
+        actor=actor,
+        tenant=scope.tenant,
+        scope_key=scope.key,
+        query=query,
+        query_embedding=embed(query),
+        embedding_model=MODEL,
+        **kwargs,
+    )
+
+
+def test_a_memory_sharing_no_word_is_found_past_the_lexical_caps(operator_a, scope_a, vector_path):
+    """More lexical matches than the lexical path scans cannot hide the semantic answer: an
+    agent's model put the address next to the question, and the vector path sees it."""
+    fillers = SCAN_LIMIT + 50
+    assert fillers > CANDIDATE_LIMIT
+    filler = "Alice bought a red bicycle"  # half the question's terms
+    MemoryItemFactory.create_batch(  # embedded too: more than the vector path keeps
+        fillers,
+        scope=scope_a,
+        content={"text": filler},
+        text=filler,
+        embedding=array("f", embed(filler)).tobytes(),
+        embedding_model=MODEL,
+    )
+    address = remember(scope_a, ANSWER, vector=embed(QUESTION))
+    hits = recall(operator_a, scope_a, QUESTION, top_k=5)
+    assert hits[0].item.pk == address.pk
+    assert hits[0].similarity_source == "embedding"
+    assert hits[0].similarity == pytest.approx(1.0, abs=1e-5)
+
+
+def test_an_english_question_finds_a_chinese_fact(operator_a, scope_a, vector_path):
+    fact = remember(scope_a, "爱丽丝住在巴黎里沃利街12号", vector=embed("Where does Alice live?"))
+    for n in range(30):
+        remember(scope_a, f"The user asked about delivery option {n}")
+    hits = recall(operator_a, scope_a, "Where does Alice live?", top_k=3)
+    assert hits[0].item.pk == fact.pk and hits[0].similarity_source == "embedding"
+
+
+def test_vector_hits_respect_status_expiry_type_and_scope(
+    operator_a, scope_a, tenant_a, vector_path
+):
+    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
+    remember(other_scope, ANSWER, vector=embed(QUESTION))
+    remember(scope_a, ANSWER, vector=embed(QUESTION), status=MemoryStatus.QUARANTINED)
+    remember(scope_a, ANSWER, vector=embed(QUESTION), memory_type="episodic")
+    kept = remember(scope_a, "Lives in Paris", vector=embed(QUESTION + "!"))
+    hits = recall(operator_a, scope_a, QUESTION, memory_types=["semantic"])
+    assert [hit.item.pk for hit in hits] == [kept.pk]
+
+
+def test_another_embedding_model_is_not_compared(operator_a, scope_a, vector_path):
+    remember(scope_a, ANSWER, vector=embed(QUESTION))
+    hits = recall_memories(
+        actor=operator_a,
+        tenant=scope_a.tenant,
+        scope_key=scope_a.key,
+        query=QUESTION,
+        query_embedding=embed(QUESTION),
+        embedding_model="another-model",
+    )
+    assert hits == []
+
+
+def test_lexical_and_vector_lists_are_fused(operator_a, scope_a, vector_path):
+    both = remember(scope_a, "Alice lives in Paris")
+    vector_only = remember(scope_a, ANSWER, vector=embed(QUESTION))
+    hits = recall(operator_a, scope_a, QUESTION)
+    assert {hit.item.pk for hit in hits} == {both.pk, vector_only.pk}
+
+
+def test_reciprocal_rank_fusion_prefers_items_high_in_both_lists():
+    assert fuse(["a", "b", "c"], ["b", "d"]) == ["b", "a", "d", "c"]
+    assert fuse(["a"], []) == ["a"]
+
+
+def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_it(
+    postgres_only, operator_a, scope_a
+):
+    from apps.memory.gate import NewMemory
+    from apps.memory.services import remember as gate_remember
+
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    result = gate_remember(
+        new=NewMemory(
+            tenant=scope_a.tenant,
+            scope=scope_a,
+            memory_type="semantic",
+            content={"text": ANSWER},
+            source="test",
+            embedding=array("f", embed(ANSWER)).tobytes(),
+            embedding_model=MODEL,
+        ),
+        actor="test",
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT model, dims FROM {TABLE} WHERE item_id = %s", [result.item.pk])
+        assert cursor.fetchone() == (MODEL, 384)
+        MemoryItem.objects.filter(pk=result.item.pk).delete()
+        cursor.execute(f"SELECT count(*) FROM {TABLE} WHERE item_id = %s", [result.item.pk])
+        assert cursor.fetchone() == (0,)
+
+
+def test_the_384_dimension_query_can_use_the_hnsw_index(postgres_only, scope_a):
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    from django.utils import timezone
+
+    sql, params = index_query(
+        scope=scope_a,
+        now=timezone.now(),
+        vector=embed(QUESTION),
+        model=MODEL,
+        memory_types=[],
+        categories=[],
+        limit=100,
+    )
+    with connection.cursor() as cursor:
+        # Tiny test tables favour other plans: leave the planner only the HNSW index's.
+        cursor.execute("DROP INDEX memory_itemembedding_scope")  # rolled back with the test
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")
+        cursor.execute("SET LOCAL enable_indexscan = on")
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "memory_itemembedding_hnsw" in plan, plan
