@@ -8,6 +8,7 @@ import hashlib
 import json
 import random
 import secrets
+from array import array
 from bisect import bisect
 from dataclasses import dataclass
 from datetime import timedelta
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from apps.memory.content import normalise_for_hash, render_text
 from apps.memory.demo import SOURCES, SyntheticTemplate, synthetic_templates
+from apps.memory.generation.embedding import trigram_counts
 from apps.memory.models import MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import compute_archive_due_at, default_half_life
 from apps.tenancy.models import Scope, ScopeKind, Tenant
@@ -136,7 +138,9 @@ def ensure_scopes(*, prefix: str, tenants: int, scopes_per_tenant: int) -> list[
 class RowFactory:
     """Draws synthetic rows; one instance per run so caches (half-lives) are shared."""
 
-    def __init__(self, *, seed: int, targets: list[ScopeTarget], run_tag: str):
+    def __init__(
+        self, *, seed: int, targets: list[ScopeTarget], run_tag: str, embedding_model: str = ""
+    ):
         self.rng = random.Random(seed)
         # Ids never repeat across runs, even with the same --seed (one syscall, not one per row).
         self.id_rng = random.Random(secrets.randbits(128))
@@ -145,6 +149,7 @@ class RowFactory:
         # Row tokens start at a random offset so repeated runs do not duplicate content.
         self.sequence = self.rng.randrange(10**9)
         self.run_tag = run_tag
+        self.embedding_model = embedding_model
         self.now = timezone.now()
         self._statuses = list(STATUS_WEIGHTS)
         self._status_cum = _cumulative(STATUS_WEIGHTS.values())
@@ -175,7 +180,8 @@ class RowFactory:
         half_life = self.half_life(template, target)
         status = self._statuses[bisect(self._status_cum, rng.random() * self._status_cum[-1])]
         identifier = f"{self.id_rng.getrandbits(128):032x}"
-        return {
+        text = template.text_head + token + template.text_tail
+        row = {
             "id": f"{identifier[:12]}4{identifier[13:16]}a{identifier[17:]}",
             "tenant_id": target.tenant_id,
             "scope_id": target.scope_id,
@@ -183,7 +189,7 @@ class RowFactory:
             "category": template.category,
             "key": template.key,
             "content": template.json_head + token + template.json_tail,
-            "text": template.text_head + token + template.text_tail,
+            "text": text,
             "source": SOURCES[rng.randrange(len(SOURCES))],
             "source_kind": self._kinds[bisect(self._kind_cum, rng.random() * self._kind_cum[-1])],
             "run_id": f"gen_{self.run_tag}_{self.sequence // 40}",
@@ -208,6 +214,13 @@ class RowFactory:
             "created_at": created_at,
             "needs_escape": template.needs_escape,
         }
+        if self.embedding_model:
+            counts = trigram_counts(text)
+            # bytea in COPY text format (`\\x` + hex) and pgvector's text form.
+            row["embedding_copy"] = "\\\\x" + array("f", counts).tobytes().hex()
+            row["embedding_model"] = self.embedding_model
+            row["vector"] = "[" + ",".join(map(str, counts)) + "]"
+        return row
 
 
 def _cumulative(weights) -> list[float]:

@@ -1,5 +1,7 @@
 """Writing synthetic rows: COPY on PostgreSQL (optionally around rebuilt indexes),
-bulk_create elsewhere."""
+bulk_create elsewhere. With an embedding model, each row carries the deterministic
+embedder's vector (apps.memory.generation.embedding), and on PostgreSQL with pgvector
+its vector-index row goes in by a second COPY per chunk (the HNSW index rebuilt after)."""
 
 import json
 import math
@@ -11,8 +13,11 @@ from datetime import datetime
 from django.core.management.base import CommandError
 from django.db import connection, transaction
 
+from apps.memory.generation.embedding import DIMENSIONS
 from apps.memory.generation.rows import RowFactory, ensure_scopes
 from apps.memory.models import MemoryItem, MemoryVersion
+from apps.memory.vectors import TABLE as VECTOR_TABLE
+from apps.memory.vectors import vector_search_available
 
 COPY_CHUNK_ROWS = 20_000
 # Loads at least this large (and ≥ half the table) drop and rebuild secondary indexes.
@@ -27,6 +32,7 @@ COPY_COLUMNS = [
     "status", "superseded_by_id", "expires_at", "version", "content_hash", "sensitive",
     "flags", "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
 ]  # fmt: skip
+VECTOR_COPY = f"COPY {VECTOR_TABLE} (item_id, scope_id, model, dims, embedding) FROM STDIN"
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
 
@@ -66,8 +72,8 @@ def copy_line(row: dict) -> str:
             "f",
             "[]",  # flags: generated rows are clean
             "",
-            "\\N",
-            "",
+            row.get("embedding_copy", "\\N"),
+            row.get("embedding_model", ""),
             created,
             created,
         )
@@ -97,6 +103,8 @@ def model_instance(row: dict) -> MemoryItem:
         status=row["status"],
         expires_at=row["expires_at"],
         content_hash=row["content_hash"],
+        embedding=bytes.fromhex(row["embedding_copy"][3:]) if "embedding_copy" in row else None,
+        embedding_model=row.get("embedding_model", ""),
     )
 
 
@@ -152,6 +160,28 @@ def detach_secondary_structures(cursor) -> list[str]:
     return restore
 
 
+def vector_copy_line(row: dict) -> str:
+    """The row's vector-index row (apps.memory.vectors) in COPY text format."""
+    return (
+        f"{row['id']}\t{row['scope_id']}\t{row['embedding_model']}\t{DIMENSIONS}\t{row['vector']}"
+    )
+
+
+def detach_vector_indexes(cursor) -> list[str]:
+    """Drop the vector table's secondary indexes (the HNSW graph is built once, after the
+    load, far faster than row by row); return the DDL that restores them."""
+    cursor.execute(
+        "SELECT c.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x "
+        "JOIN pg_class c ON c.oid = x.indexrelid WHERE x.indrelid = %s::regclass "
+        "AND NOT x.indisprimary",
+        [VECTOR_TABLE],
+    )
+    indexes = cursor.fetchall()
+    for name, _ in indexes:
+        cursor.execute(f'DROP INDEX "{name}"')
+    return [definition for _, definition in indexes]
+
+
 def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) -> str:
     """Stream rows into PostgreSQL through COPY on the raw psycopg connection.
 
@@ -166,21 +196,37 @@ def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) ->
         if rebuild is None:
             rebuild = count >= REBUILD_MIN_ROWS and count * 2 >= table_row_estimate(cursor)
         restore = detach_secondary_structures(cursor) if rebuild else []
+        vectors = bool(factory.embedding_model) and vector_search_available()
+        if rebuild and vectors:
+            restore += detach_vector_indexes(cursor)
         load_started = time.perf_counter()
-        with cursor.cursor.copy(statement) as copy:
-            remaining = count
-            while remaining:
-                chunk = min(remaining, COPY_CHUNK_ROWS)
-                lines = [copy_line(factory.draw()) for _ in range(chunk)]
-                copy.write("\n".join(lines) + "\n")
-                remaining -= chunk
+        remaining = count
+        while remaining:
+            chunk = min(remaining, COPY_CHUNK_ROWS)
+            rows = [factory.draw() for _ in range(chunk)]
+            with cursor.cursor.copy(statement) as copy:
+                copy.write("\n".join(map(copy_line, rows)) + "\n")
+            if vectors:
+                with cursor.cursor.copy(VECTOR_COPY) as copy:
+                    copy.write("\n".join(map(vector_copy_line, rows)) + "\n")
+            remaining -= chunk
         rebuild_started = time.perf_counter()
+        # An HNSW build over a million vectors wants its graph in memory (pgvector warns
+        # and slows down when it spills): a generous budget for this transaction only.
+        cursor.execute("SET LOCAL maintenance_work_mem = '4GB'" if vectors else "SELECT 1")
+        hnsw_seconds = 0.0
         for ddl in restore:
+            ddl_started = time.perf_counter()
             cursor.execute(ddl)
+            if "USING hnsw" in ddl:
+                hnsw_seconds += time.perf_counter() - ddl_started
         cursor.execute(f"ANALYZE {TABLE}")
+        if vectors:
+            cursor.execute(f"ANALYZE {VECTOR_TABLE}")
         load, rebuilt = rebuild_started - load_started, time.perf_counter() - rebuild_started
     if rebuild:
-        return f"COPY {load:.1f} s, indexes and foreign keys rebuilt {rebuilt:.1f} s"
+        hnsw = f" (of which the HNSW index {hnsw_seconds:.1f} s)" if hnsw_seconds else ""
+        return f"COPY {load:.1f} s, indexes and foreign keys rebuilt {rebuilt:.1f} s{hnsw}"
     return f"COPY with indexes kept {load:.1f} s"
 
 
@@ -244,6 +290,7 @@ def generate(
     seed: int | None,
     with_versions: bool,
     index_strategy: str,
+    embedding_model: str = "",
 ) -> Generated:
     """Add `count` synthetic items to the prefixed tenants' scopes in one transaction."""
     started = time.perf_counter()
@@ -252,6 +299,7 @@ def generate(
         seed=seed if seed is not None else secrets.randbits(32),
         targets=targets,
         run_tag=secrets.token_hex(3),
+        embedding_model=embedding_model,
     )
     write_started = time.perf_counter()
     with transaction.atomic():

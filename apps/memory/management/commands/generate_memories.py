@@ -39,6 +39,14 @@ class Command(BaseCommand):
             "commits: use it on benchmark databases, not on a live installation.",
         )
 
+        parser.add_argument(
+            "--embedding-model",
+            default="",
+            help="Give every item a 384-dimension embedding from the deterministic test "
+            "embedder (hashed character trigrams) under this model name; indexed by pgvector "
+            "where available. Default: no embeddings.",
+        )
+
     def handle(
         self,
         *args,
@@ -49,6 +57,7 @@ class Command(BaseCommand):
         seed,
         with_versions,
         index_strategy,
+        embedding_model,
         **opts,
     ):
         if count < 0 or tenants < 1 or scopes < 1:
@@ -61,6 +70,7 @@ class Command(BaseCommand):
             seed=seed,
             with_versions=with_versions,
             index_strategy=index_strategy,
+            embedding_model=embedding_model,
         )
         versions = ", with versions" if with_versions else ""
         self.stdout.write(
