@@ -22,8 +22,7 @@ BACKFILL_BATCH = 2_000
 
 CREATE_TABLE = f"""
 CREATE TABLE memory_itemembedding (
-    item_id uuid PRIMARY KEY REFERENCES memory_memoryitem (id) ON DELETE CASCADE
-        DEFERRABLE INITIALLY DEFERRED,
+    item_id uuid PRIMARY KEY REFERENCES memory_memoryitem (id) ON DELETE CASCADE,
     scope_id bigint NOT NULL,
     model varchar(100) NOT NULL,
     dims smallint NOT NULL,
