@@ -6,8 +6,9 @@ row in `memory_itemembedding` (item, scope, model, dims, vector), which an HNSW 
 the INDEXED_DIMENSIONS-dimension vectors serves (cosine distance); other dimensions are
 searched exactly within the scope by the (scope, model, dims) index. Rows follow their
 item: written with it (one INSERT, `store_vector`), replaced when its embedding changes,
-deleted with it (ON DELETE CASCADE). Where the table does not exist, recall searches the
-bytes exactly in Python (apps.memory.recall.vectors): correct, and slow on big scopes.
+deleted with it (triggers on the items table's DELETE and TRUNCATE). Where the table does
+not exist, recall searches the bytes exactly in Python (apps.memory.recall.vectors):
+correct, and slow on big scopes.
 """
 
 import math

@@ -20,18 +20,30 @@ from django.db import DatabaseError, migrations, transaction
 DIMENSIONS = 384  # the dimension the HNSW index serves (apps.memory.vectors.INDEXED_DIMENSIONS)
 BACKFILL_BATCH = 2_000
 
-CREATE_TABLE = f"""
+CREATE_TABLE = """
 CREATE TABLE memory_itemembedding (
-    item_id uuid PRIMARY KEY REFERENCES memory_memoryitem (id) ON DELETE CASCADE,
+    item_id uuid PRIMARY KEY,
     scope_id bigint NOT NULL,
     model varchar(100) NOT NULL,
     dims smallint NOT NULL,
     embedding vector NOT NULL
 );
+-- Rows follow their item by triggers, not a foreign key: Django's flush (and tests'
+-- teardown) TRUNCATEs the items table without CASCADE, which a foreign key would refuse.
+CREATE FUNCTION memory_itemembedding_follow_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN DELETE FROM memory_itemembedding WHERE item_id = OLD.id; RETURN NULL; END $$;
+CREATE TRIGGER memory_itemembedding_follow_delete AFTER DELETE ON memory_memoryitem
+    FOR EACH ROW EXECUTE FUNCTION memory_itemembedding_follow_delete();
+CREATE FUNCTION memory_itemembedding_follow_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN TRUNCATE memory_itemembedding; RETURN NULL; END $$;
+CREATE TRIGGER memory_itemembedding_follow_truncate AFTER TRUNCATE ON memory_memoryitem
+    FOR EACH STATEMENT EXECUTE FUNCTION memory_itemembedding_follow_truncate();
 CREATE INDEX memory_itemembedding_scope ON memory_itemembedding (scope_id, model, dims);
-CREATE INDEX memory_itemembedding_hnsw ON memory_itemembedding
-    USING hnsw ((embedding::vector({DIMENSIONS})) vector_cosine_ops) WHERE dims = {DIMENSIONS};
 """
+CREATE_HNSW_INDEX = (
+    "CREATE INDEX memory_itemembedding_hnsw ON memory_itemembedding USING hnsw "
+    f"((embedding::vector({DIMENSIONS:d})) vector_cosine_ops) WHERE dims = {DIMENSIONS:d}"
+)
 
 
 def _create_vector_table(apps, schema_editor):
@@ -48,6 +60,7 @@ def _create_vector_table(apps, schema_editor):
         except DatabaseError:  # installed but not ours to create (no privilege): fall back
             return
         cursor.execute(CREATE_TABLE)
+        cursor.execute(CREATE_HNSW_INDEX)
         _backfill(cursor)
 
 
@@ -81,7 +94,13 @@ def _backfill(cursor) -> None:
 
 def _drop_vector_table(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute("DROP TABLE IF EXISTS memory_itemembedding")
+        schema_editor.execute(
+            "DROP TRIGGER IF EXISTS memory_itemembedding_follow_delete ON memory_memoryitem; "
+            "DROP TRIGGER IF EXISTS memory_itemembedding_follow_truncate ON memory_memoryitem; "
+            "DROP FUNCTION IF EXISTS memory_itemembedding_follow_delete(); "
+            "DROP FUNCTION IF EXISTS memory_itemembedding_follow_truncate(); "
+            "DROP TABLE IF EXISTS memory_itemembedding"
+        )
 
 
 class Migration(migrations.Migration):
