@@ -35,6 +35,7 @@ class Action(models.TextChoices):
     TENANT_CREATED = "tenant.created", "Tenant created"
     TENANT_UPDATED = "tenant.updated", "Tenant policy changed"
     SCOPE_CREATED = "scope.created", "Scope created"
+    SCOPE_FORGOTTEN = "scope.forgotten", "Scope forgotten (its memories archived)"
     MEMORY_CREATED = "memory.created", "Memory created"
     MEMORY_UPDATED = "memory.updated", "Memory updated"
     MEMORY_DEDUPLICATED = "memory.deduplicated", "Duplicate merged on write"

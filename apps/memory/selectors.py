@@ -4,10 +4,10 @@ import uuid
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
-from apps.memory.models import MemoryItem
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
 from memory_console.db import Parameter, PrecompiledQuery
@@ -21,6 +21,27 @@ def scopes_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Scope]:
 def items_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[MemoryItem]:
     """Memory items in tenants or scopes the user holds `perm` on."""
     return filter_by_grant(MemoryItem.objects.all(), user, perm)
+
+
+def versions_of(item: MemoryItem) -> QuerySet[MemoryVersion]:
+    """The item's history rows with who made each change (newest first by the caller's
+    pagination); the caller has already found the item visible."""
+    return MemoryVersion.objects.filter(item_id=item.pk).select_related(
+        "changed_by", "changed_by__service_account"
+    )
+
+
+def active_counts_by_scope(scope_ids: list[int]) -> dict[int, int]:
+    """Active items per scope, for these scopes only (one grouped query over the index
+    leading with scope): a page of scopes is counted, never the whole table."""
+    rows = (
+        MemoryItem.objects.filter(scope_id__in=scope_ids, status=MemoryStatus.ACTIVE)
+        .order_by()
+        .values("scope_id")
+        .annotate(count=Count("id"))
+        .values_list("scope_id", "count")
+    )
+    return dict(rows)
 
 
 def user_has_perm_on(user, perm: Perm, *, tenant: Tenant | None = None, scope=None) -> bool:

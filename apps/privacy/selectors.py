@@ -114,6 +114,15 @@ def active_denylist_digests(*, tenant_id: int, digests: set[str]) -> bool:
     ).exists()
 
 
+def denylisted_among(*, tenant_id: int, digests: set[str]) -> set[str]:
+    """Which of these keyed hashes are denylisted (not lifted) in the tenant."""
+    return set(
+        DenylistEntry.objects.filter(
+            tenant_id=tenant_id, digest__in=list(digests), lifted_at__isnull=True
+        ).values_list("digest", flat=True)
+    )
+
+
 def is_denylisted(*, tenant_id: int, subject: str = "", scope_key: str = "") -> bool:
     """Whether a subject or scope key (plain, as written) was erased from the tenant.
 
@@ -126,6 +135,7 @@ def is_denylisted(*, tenant_id: int, subject: str = "", scope_key: str = "") -> 
 __all__ = [
     "PRIVACY_PERM",
     "denylist_visible_to",
+    "denylisted_among",
     "is_denylisted",
     "may_handle_privacy",
     "privacy_tenants_for",

@@ -86,9 +86,14 @@ def pack_embedding(vector: list[float]) -> bytes:
     return packed.tobytes()
 
 
-def new_memory_from_request(data: Any, *, actor, api_key_prefix: str = "") -> NewMemory:
+def new_memory_from_request(
+    data: Any, *, actor, api_key_prefix: str = "", scopes: dict | None = None
+) -> NewMemory:
     """Validate a remember body and resolve it into a NewMemory, or refuse (GateRejected:
-    400 with per-field messages; 404-style when the tenant or scope is not writable)."""
+    400 with per-field messages; 404-style when the tenant or scope is not writable).
+
+    `scopes` (a batch's) keeps each resolved scope, so a batch looks each one up once.
+    """
     if not isinstance(data, dict):
         message = "The body must be a JSON object."
         raise GateRejected(message, fields={"non_field_errors": [message]})
@@ -102,9 +107,15 @@ def new_memory_from_request(data: Any, *, actor, api_key_prefix: str = "") -> Ne
         first_field, messages = next(iter(fields.items()))
         raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
     kind, external_id = parse_scope_key(valid["scope"])
-    scope = scope_to_write(
-        actor=actor, tenant_slug=valid["tenant"], kind=kind, external_id=external_id
-    )
+    wanted = (valid["tenant"], kind, external_id)
+    if scopes is not None and wanted in scopes:
+        scope = scopes[wanted]
+    else:
+        scope = scope_to_write(
+            actor=actor, tenant_slug=valid["tenant"], kind=kind, external_id=external_id
+        )
+        if scopes is not None:
+            scopes[wanted] = scope
     if scope is None:
         raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
     content = valid["content"]

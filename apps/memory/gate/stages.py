@@ -7,6 +7,7 @@ Neither writes.
 """
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection
@@ -70,6 +71,13 @@ _OLDEST_ACTIVE_TWIN_SQL = f"""
 _LOCK_AND_FIND_TWIN_SQL = "SELECT * FROM memory_lock_and_find_twin(%s, %s, %s, %s, %s)"
 
 
+def _dedupe_lock_key(scope_id: int, digest: str) -> int:
+    """The second key of the advisory lock of (scope, content), a signed 32-bit int."""
+    return (
+        int.from_bytes(hashlib.sha256(f"{scope_id}:{digest}".encode()).digest()[:4], "big") - 2**31
+    )
+
+
 def find_twin_in_turn(*, scope_id: int, digest: str) -> tuple[Any, float, int] | None:
     """(id, importance, access_count) of the oldest active item of the scope with this
     content, or None; concurrent writes of the same content to one scope take turns.
@@ -79,14 +87,60 @@ def find_twin_in_turn(*, scope_id: int, digest: str) -> tuple[Any, float, int] |
     instead of inserting a twin. SQLite serialises writers already.
     """
     if connection.vendor == "postgresql":
-        key = int.from_bytes(hashlib.sha256(f"{scope_id}:{digest}".encode()).digest()[:4], "big")
         sql = _LOCK_AND_FIND_TWIN_SQL
-        params = [_DEDUPE_LOCK_NAMESPACE, key - 2**31, scope_id, digest, MemoryStatus.ACTIVE]
+        key = _dedupe_lock_key(scope_id, digest)
+        params = [_DEDUPE_LOCK_NAMESPACE, key, scope_id, digest, MemoryStatus.ACTIVE]
     else:
         sql, params = _OLDEST_ACTIVE_TWIN_SQL, [scope_id, digest, MemoryStatus.ACTIVE]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
+
+
+# The same, for many (scope, content) pairs: the locks in one statement (in key order, so
+# two batches cannot deadlock on each other), then the twins in a second one, whose fresh
+# snapshot sees what the previous holders of those locks committed.
+_LOCK_MANY_SQL = "SELECT pg_advisory_xact_lock(%s, key) FROM unnest(%s::int[]) AS key"
+_OLDEST_ACTIVE_TWINS_SQL = f"""
+    SELECT DISTINCT ON (scope_id, content_hash) scope_id, content_hash, id, importance,
+        access_count
+    FROM {MemoryItem._meta.db_table}
+    WHERE (scope_id, content_hash) IN (SELECT * FROM unnest(%s::bigint[], %s::text[]))
+        AND status = %s
+    ORDER BY scope_id, content_hash, created_at
+"""  # noqa: S608 - the only interpolation is the model's own table name
+
+
+def find_twins_in_turn(
+    pairs: Sequence[tuple[int, str]],
+) -> dict[tuple[int, str], tuple[Any, float, int]]:
+    """`find_twin_in_turn` for many (scope id, content hash) pairs at once, in two round
+    trips: {pair: (id, importance, access_count)} for the pairs that have a twin.
+
+    A batch must take every dedupe lock before the audit chain's lock (which its first
+    write takes): a single write holds its dedupe lock while it waits for the chain's.
+    """
+    if not pairs:
+        return {}
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            keys = sorted({_dedupe_lock_key(scope_id, digest) for scope_id, digest in pairs})
+            cursor.execute(_LOCK_MANY_SQL, [_DEDUPE_LOCK_NAMESPACE, keys])
+            cursor.execute(
+                _OLDEST_ACTIVE_TWINS_SQL,
+                [
+                    [scope for scope, _ in pairs],
+                    [digest for _, digest in pairs],
+                    MemoryStatus.ACTIVE,
+                ],
+            )
+            return {(row[0], row[1]): (row[2], row[3], row[4]) for row in cursor.fetchall()}
+    found = {}
+    for scope_id, digest in pairs:
+        twin = find_twin_in_turn(scope_id=scope_id, digest=digest)
+        if twin is not None:
+            found[(scope_id, digest)] = twin
+    return found
 
 
 class DedupeStage:
@@ -102,6 +156,25 @@ class DedupeStage:
             return
         memory = draft.memory
         digest = memory.content_hash or content_hash(memory.content)
-        found = find_twin_in_turn(scope_id=scope.pk, digest=digest)
+        prepared = draft.prepared.get(self.name)
+        if prepared is not None and prepared[0] == (scope.pk, digest):
+            found = prepared[1]
+        else:  # no batch, a content the sensitive stage rewrote, or a repeat in the batch
+            found = find_twin_in_turn(scope_id=scope.pk, digest=digest)
         if found is not None:
             draft.twin = Twin(*found)
+
+    def prepare(self, drafts: Sequence[Draft]) -> None:
+        """Lock and look up the twins of a batch's writes at once. Only the first write
+        of each (scope, content) gets the answer: a repeat in the batch looks up again,
+        after the first was written (its lock is already held)."""
+        first: dict[tuple[int, str], Draft] = {}
+        for draft in drafts:
+            memory = draft.memory
+            if memory.scope is None or memory.scope.pk is None:
+                continue  # a scope this batch creates has no twins yet
+            digest = memory.content_hash or content_hash(memory.content)
+            first.setdefault((memory.scope.pk, digest), draft)
+        twins = find_twins_in_turn(list(first))
+        for pair, draft in first.items():
+            draft.prepared[self.name] = (pair, twins.get(pair))
