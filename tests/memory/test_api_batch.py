@@ -86,7 +86,7 @@ def test_an_injection_in_a_batch_is_held_and_answered_without_content(api_a):
         format="json",
     )
     assert answer.status_code == 200
-    ok, held = answer.json()["results"]
+    _, held = answer.json()["results"]
     assert held["outcome"] == "quarantined" and held["status"] == 201
     assert "evil.test" not in answer.content.decode()
     entry = QuarantineEntry.objects.get()
