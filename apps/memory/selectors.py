@@ -4,7 +4,7 @@ import uuid
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
@@ -89,6 +89,18 @@ def find_writable_scope(*, actor, tenant_slug: str, kind: str, external_id: str)
         return None
     scope, scope.tenant = found
     return scope
+
+
+def writable_scopes(*, actor, keys: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], Scope]:
+    """Of these (tenant slug, kind, external id) keys, the existing scopes the actor may
+    write to, with their tenants, in one query (a batch's scopes)."""
+    if not keys or actor is None or not actor.is_authenticated or not actor.is_active:
+        return {}
+    wanted = Q()
+    for slug, kind, external_id in keys:
+        wanted |= Q(tenant__slug=slug, kind=kind, external_id=external_id)
+    found = scopes_visible_to(actor, Perm.WRITE_MEMORIES).filter(wanted).select_related("tenant")
+    return {(scope.tenant.slug, scope.kind, scope.external_id): scope for scope in found}
 
 
 def scope_to_write(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from apps.core.errors import ServiceError
 from apps.core.serializers import NoNulCharField
 from apps.memory.api.memories import _ERRORS, api_key_prefix
-from apps.memory.api.serializers import new_memory_from_request
+from apps.memory.api.serializers import new_memories_from_request
 from apps.memory.gate import NewMemory
 from apps.memory.services import RememberResult, remember_many
 from memory_console.metrics import count_gate_outcome
@@ -105,21 +105,12 @@ class BatchRememberView(APIView):
     def post(self, request, *args, **kwargs):
         body = BatchRememberRequest(data=request.data)
         body.is_valid(raise_exception=True)
-        default_tenant = body.validated_data.get("tenant")
-        prefix = api_key_prefix(request)
-        scopes: dict = {}  # each scope of the batch resolved once
-        built: list[NewMemory | ServiceError] = []
-        for item in body.validated_data["items"]:
-            if isinstance(item, dict) and default_tenant and "tenant" not in item:
-                item = {**item, "tenant": default_tenant}
-            try:
-                built.append(
-                    new_memory_from_request(
-                        item, actor=request.user, api_key_prefix=prefix, scopes=scopes
-                    )
-                )
-            except ServiceError as refused:
-                built.append(refused)
+        built = new_memories_from_request(
+            body.validated_data["items"],
+            actor=request.user,
+            api_key_prefix=api_key_prefix(request),
+            default_tenant=body.validated_data.get("tenant", ""),
+        )
         news = [new for new in built if isinstance(new, NewMemory)]
         stored = iter(remember_many(news, actor=request.user) if news else [])
         results = [

@@ -15,13 +15,14 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from apps.access.models import AgentAPIKey
+from apps.core.errors import ServiceError
 from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import GateRejected, NewMemory
 from apps.memory.gate.stages import NOT_FOUND_MESSAGE
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import effective_score
-from apps.memory.selectors import scope_to_write
+from apps.memory.selectors import scope_to_write, writable_scopes
 from apps.memory.services import FeedbackSignal
 from apps.tenancy.keys import parse_scope_key
 
@@ -141,6 +142,39 @@ def new_memory_from_request(
         embedding_model=valid["embedding_model"] if embedding else "",
         api_key_prefix=api_key_prefix,
     )
+
+
+def new_memories_from_request(
+    items: list[Any], *, actor, api_key_prefix: str = "", default_tenant: str = ""
+) -> list[NewMemory | ServiceError]:
+    """A batch's bodies as NewMemories, or each one's refusal, in order: the existing
+    scopes of the whole batch are looked up in one query, then each body is built as a
+    single write's is (`default_tenant` for the bodies naming none)."""
+    bodies = [
+        {**item, "tenant": default_tenant}
+        if isinstance(item, dict) and default_tenant and "tenant" not in item
+        else item
+        for item in items
+    ]
+    keys = set()
+    for body in bodies:
+        if isinstance(body, dict) and isinstance(body.get("tenant"), str):
+            try:
+                keys.add((body["tenant"], *parse_scope_key(str(body.get("scope", "")))))
+            except serializers.ValidationError:
+                continue  # the body's own validation names the problem
+    scopes: dict = dict(writable_scopes(actor=actor, keys=keys))
+    built: list[NewMemory | ServiceError] = []
+    for body in bodies:
+        try:
+            built.append(
+                new_memory_from_request(
+                    body, actor=actor, api_key_prefix=api_key_prefix, scopes=scopes
+                )
+            )
+        except ServiceError as refused:
+            built.append(refused)
+    return built
 
 
 def _messages(detail) -> list[str]:
