@@ -222,3 +222,19 @@ def test_an_unexpected_error_fails_the_whole_batch(tenant_a, operator_a, monkeyp
     with pytest.raises(RuntimeError):
         remember_many([new_memory(scope, "One."), new_memory(scope, "Two.")], actor=operator_a)
     assert not MemoryItem.objects.exists()
+
+
+def test_the_stages_batch_lookups_never_write(tenant_a, operator_a):
+    from apps.memory import wiring
+    from apps.memory.gate import Draft
+
+    scope = ScopeFactory(tenant=tenant_a)
+    MemoryItemFactory(scope=scope, content={"text": "One."})
+    drafts = [Draft(memory=new_memory(scope, text), actor=operator_a) for text in ("One.", "Two.")]
+    with CaptureQueriesContext(connection) as queries:
+        for stage in wiring.current().gate_stages:
+            if hasattr(stage, "prepare"):
+                stage.prepare(drafts)
+    sql = [query["sql"].lstrip().upper() for query in queries.captured_queries]
+    assert sql and not [s for s in sql if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+    assert {"dedupe", "denylist"} <= drafts[0].prepared.keys()
