@@ -1,13 +1,17 @@
-"""`/api/v1/memories/`: remember, list, read, edit, forget, feedback and merge.
+"""`/api/v1/memories/`: remember, list, read, edit, forget, feedback and merge, and a
+memory by its key (`by-key/`: read the active item, or upsert through the gate).
 
 Thin: every read goes through items_visible_to (out of grant → 404), every write
 through apps.memory.services. Writes need `write_memories` on the item's scope.
+Writes that create (POST, PUT by key) honour `Idempotency-Key` (api.idempotency).
 """
 
 import re
 import uuid
 
+from django.urls import reverse
 from django.utils import timezone
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -22,9 +26,12 @@ from rest_framework.response import Response
 
 from apps.access.models import AgentAPIKey
 from apps.core.api import KeysetCursorPagination
+from apps.core.errors import ServiceError
+from apps.memory.api.idempotency import HEADER as IDEMPOTENCY_HEADER
+from apps.memory.api.idempotency import Written, answer_once
 from apps.memory.api.serializers import (
+    ByKeyQuery,
     FeedbackRequest,
-    MemoryListQuery,
     MemoryPatchRequest,
     MemorySerializer,
     MergeRequest,
@@ -32,12 +39,15 @@ from apps.memory.api.serializers import (
     RememberResponseSerializer,
     new_memory_from_request,
     shows_content_to,
+    tenant_of_request,
     withheld_representation,
 )
+from apps.memory.filters import METADATA_PREFIX, MemoryApiFilter
 from apps.memory.gate import GateRejected
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
+    StaleVersion,
     forget_item,
     give_feedback,
     merge_items,
@@ -78,9 +88,39 @@ _IF_MATCH = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="The version being edited (instead of `version` in the body).",
+    description="The version being edited (the ETag, e.g. `\"3\"`), instead of `version` in "
+    "the body; `*` edits whatever version is current. Stale: 412 (a stale body `version`: "
+    "409). Neither given: 428.",
 )
+_IDEMPOTENCY_KEY = OpenApiParameter(
+    IDEMPOTENCY_HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Any unique string (a UUID): a retry with the same key and body gets the first "
+    "answer (`Idempotent-Replayed: true`) without writing again; the same key with another "
+    "body answers 422. Kept 24 hours.",
+)
+_BY_KEY_PARAMETERS = [
+    OpenApiParameter("scope", OpenApiTypes.STR, required=True, description="Scope key `kind:id`."),
+    OpenApiParameter("key", OpenApiTypes.STR, required=True, description="The fact key."),
+    OpenApiParameter(
+        "tenant", OpenApiTypes.STR, description="Tenant slug; optional for a one-tenant key."
+    ),
+]
 _ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+
+
+class PreconditionRequired(ServiceError):
+    code = "precondition_required"
+    status = 428
+    default_message = "Send the version you are editing: `version` in the body or If-Match."
+
+
+class PreconditionFailed(StaleVersion):
+    """A stale If-Match header (412); a stale `version` in the body stays a 409."""
+
+    status = 412
 
 
 # The answer to a write, rendered by one serializer per outcome for the process, as a
@@ -114,22 +154,12 @@ class MemoryCursorPagination(KeysetCursorPagination):
 @extend_schema_view(
     list=extend_schema(
         summary="List memories you may read",
-        parameters=[
-            OpenApiParameter("tenant", OpenApiTypes.STR, description="Tenant slug."),
-            OpenApiParameter("scope", OpenApiTypes.STR, description="Scope key `kind:id`."),
-            OpenApiParameter(
-                "memory_type",
-                OpenApiTypes.STR,
-                enum=["working", "episodic", "semantic", "procedural"],
-            ),
-            OpenApiParameter(
-                "status",
-                OpenApiTypes.STR,
-                enum=[choice.value for choice in MemoryStatus],
-                description="Defaults to `active`. To an agent key, items of any other "
-                "status are listed as `{id, status}` only, without content.",
-            ),
-        ],
+        description="Filters combine with AND; a list parameter takes commas or repeats "
+        "(`status=active,archived`). `status` defaults to `active`; to an agent key, items "
+        "of any other status are listed as `{id, status}` only, without content. "
+        f"`{METADATA_PREFIX}KEY=value` keeps items whose metadata has that top-level key "
+        "with that value (compared as text: `metadata.turn=3`, `metadata.final=true`). "
+        "An unknown parameter answers 400 naming it.",
         responses={200: MemorySerializer(many=True), **_ERRORS},
     ),
     retrieve=extend_schema(
@@ -139,6 +169,7 @@ class MemoryCursorPagination(KeysetCursorPagination):
     ),
     create=extend_schema(
         summary="Remember: write a memory through the gate",
+        parameters=[_IDEMPOTENCY_KEY],
         request=RememberRequest,
         responses={
             201: RememberResponseSerializer,
@@ -152,7 +183,9 @@ class MemoryCursorPagination(KeysetCursorPagination):
         request=MemoryPatchRequest,
         responses={
             200: MemorySerializer,
-            409: OpenApiResponse(ErrorResponse, description="Stale version"),
+            409: OpenApiResponse(ErrorResponse, description="Stale `version` in the body"),
+            412: OpenApiResponse(ErrorResponse, description="Stale If-Match"),
+            428: OpenApiResponse(ErrorResponse, description="No version and no If-Match"),
             **_ERRORS,
         },
     ),
@@ -171,9 +204,10 @@ class MemoryViewSet(
 
     serializer_class = MemorySerializer
     pagination_class = MemoryCursorPagination
-    filter_backends: list = []
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = MemoryApiFilter
     lookup_value_regex = "[^/]+"
-    http_method_names = ["get", "post", "patch", "delete", "head", "options"]
+    http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
         perm = Perm.VIEW_MEMORIES if self.request.method in ("GET", "HEAD") else Perm.WRITE_MEMORIES
@@ -181,25 +215,6 @@ class MemoryViewSet(
 
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "now": timezone.now()}
-
-    def filter_queryset(self, queryset):
-        if self.action != "list":
-            return queryset
-        query = MemoryListQuery(data=self.request.query_params)
-        query.is_valid(raise_exception=True)
-        filters = query.validated_data
-        if "tenant" in filters:
-            queryset = queryset.filter(tenant__slug=filters["tenant"])
-        if "scope" in filters:
-            try:
-                kind, external_id = parse_scope_key(filters["scope"])
-            except serializers.ValidationError as exc:
-                raise serializers.ValidationError({"scope": exc.detail}) from exc
-            queryset = queryset.filter(scope__kind=kind, scope__external_id=external_id)
-        for name in ("memory_type", "status"):
-            if name in filters:
-                queryset = queryset.filter(**{name: filters[name]})
-        return queryset
 
     def get_object(self) -> MemoryItem:
         pk = parse_memory_id(self.kwargs["pk"])
@@ -213,9 +228,13 @@ class MemoryViewSet(
         return Response(self.get_serializer(item).data, headers={"ETag": f'"{item.version}"'})
 
     def create(self, request, *args, **kwargs):
+        return answer_once(request, lambda: self._remember(request, request.data))
+
+    def _remember(self, request, data) -> Written:
+        """One write through the gate: 201 (with Location) for a new item, 200 when merged."""
         try:
             new = new_memory_from_request(
-                request.data, actor=request.user, api_key_prefix=api_key_prefix(request)
+                data, actor=request.user, api_key_prefix=api_key_prefix(request)
             )
             result = remember(new=new, actor=request.user)
         except GateRejected as refused:
@@ -228,34 +247,43 @@ class MemoryViewSet(
             body = _REMEMBER_RESPONSES[result.merged].to_representation(result.item)
         else:
             body = {**withheld_representation(result.item), "merged": result.merged}
-        return Response(
-            body, status=status.HTTP_200_OK if result.merged else status.HTTP_201_CREATED
-        )
+        if result.merged:
+            return Response(body, status=status.HTTP_200_OK), result.item
+        location = reverse("memory-api:memory-detail", kwargs={"pk": result.item.public_id})
+        created = Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+        return created, result.item
 
     def partial_update(self, request, *args, **kwargs):
         item = self.get_object()
         body = MemoryPatchRequest(data=request.data)
         body.is_valid(raise_exception=True)
         changes = dict(body.validated_data)
-        version = changes.pop("version", None) or self._if_match_version(request)
-        if version is None:
-            raise serializers.ValidationError(
-                {"version": ["Send the version you are editing (or an If-Match header)."]}
+        version = changes.pop("version", None)
+        expected = version if version is not None else self._if_match_version(request, item)
+        try:
+            updated = patch_item(
+                item_id=item.pk, changes=changes, actor=request.user, expected_version=expected
             )
-        updated = patch_item(
-            item_id=item.pk, changes=changes, actor=request.user, expected_version=version
-        )
+        except StaleVersion as stale:
+            if version is not None:  # a stale body version stays 409
+                raise
+            raise PreconditionFailed(stale.current_version) from None
         updated = MemoryItem.objects.select_related("tenant", "scope").get(pk=updated.pk)
         return Response(self.get_serializer(updated).data, headers={"ETag": f'"{updated.version}"'})
 
     @staticmethod
-    def _if_match_version(request) -> int | None:
+    def _if_match_version(request, item: MemoryItem) -> int:
+        """The version an If-Match header names (`*`: the current one); 428 without one."""
         header = request.headers.get("If-Match")
         if not header:
-            return None
+            raise PreconditionRequired(
+                fields={"version": ["Send the version you are editing (or an If-Match header)."]}
+            )
+        if header.strip() == "*":
+            return item.version
         match = _ETAG.match(header)
         if match is None:
-            raise serializers.ValidationError({"version": ["If-Match must hold a version."]})
+            raise serializers.ValidationError({"If-Match": ["If-Match must hold a version."]})
         return int(match.group(1))
 
     def destroy(self, request, *args, **kwargs):
@@ -314,3 +342,49 @@ class MemoryViewSet(
         )
         merged = MemoryItem.objects.select_related("tenant", "scope").get(pk=merged.pk)
         return Response(self.get_serializer(merged).data)
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Read the active memory of a key",
+        parameters=_BY_KEY_PARAMETERS,
+        responses={200: MemorySerializer, **_ERRORS},
+    )
+    @extend_schema(
+        methods=["PUT"],
+        summary="Upsert by key: write the key's value through the gate",
+        description="The body is a remember body; `scope`, `key` and `tenant` come from the "
+        "query. The same value (and type and category) as the key's active item merges (200); "
+        "a new value is a new item (201, Location), and the conflict policy decides the old "
+        "one's fate: a last-write-wins key supersedes it, any other key holds the new value "
+        "for review (`status: pending_review`).",
+        parameters=[*_BY_KEY_PARAMETERS, _IDEMPOTENCY_KEY],
+        request=RememberRequest,
+        responses={
+            201: RememberResponseSerializer,
+            200: OpenApiResponse(RememberResponseSerializer, description="Same value: merged"),
+            **_ERRORS,
+        },
+    )
+    @action(detail=False, methods=["get", "put"], url_path="by-key", filter_backends=[])
+    def by_key(self, request, *args, **kwargs):
+        query = ByKeyQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        where = query.validated_data
+        if request.method == "PUT":
+            return answer_once(request, lambda: self._remember(request, query.body_of(request)))
+        kind, external_id = parse_scope_key(where["scope"])
+        item = (
+            self.get_queryset()
+            .filter(
+                tenant__slug=tenant_of_request(where, actor=request.user, perm=Perm.VIEW_MEMORIES),
+                scope__kind=kind,
+                scope__external_id=external_id,
+                key=where["key"],
+                status=MemoryStatus.ACTIVE,
+            )
+            .order_by("-created_at")
+            .first()
+        )
+        if item is None:
+            raise exceptions.NotFound()
+        return Response(self.get_serializer(item).data, headers={"ETag": f'"{item.version}"'})

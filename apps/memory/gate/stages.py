@@ -58,39 +58,47 @@ class ValidateStage:
 # First key of the two-int advisory locks that serialise identical writes ("MCDP").
 _DEDUPE_LOCK_NAMESPACE = 0x4D434450
 
-# The oldest active item of the scope with this content (index mem_scope_hash). On
-# PostgreSQL, memory_lock_and_find_twin (migration memory.0006) runs the same query after
+# The oldest active item of the scope with this content under the same key, type and
+# category (index mem_scope_hash narrows to the content; the rest are few rows). On
+# PostgreSQL, memory_lock_and_find_twin (migration memory.0011) runs the same query after
 # taking the dedupe lock; test_gate compares the answer with the equivalent queryset.
 _OLDEST_ACTIVE_TWIN_SQL = f"""
     SELECT id, importance, access_count FROM {MemoryItem._meta.db_table}
-    WHERE scope_id = %s AND content_hash = %s AND status = %s
+    WHERE scope_id = %s AND content_hash = %s AND key = %s AND memory_type = %s
+        AND category = %s AND status = %s
     ORDER BY created_at
     LIMIT 1
 """  # noqa: S608 - the only interpolation is the model's own table name
-_LOCK_AND_FIND_TWIN_SQL = "SELECT * FROM memory_lock_and_find_twin(%s, %s, %s, %s, %s)"
+_LOCK_AND_FIND_TWIN_SQL = "SELECT * FROM memory_lock_and_find_twin(%s, %s, %s, %s, %s, %s, %s, %s)"
 
 
-def find_twin_in_turn(*, scope_id: int, digest: str) -> tuple[Any, float, int] | None:
+def find_twin_in_turn(
+    *, scope_id: int, digest: str, key: str, memory_type: str, category: int
+) -> tuple[Any, float, int] | None:
     """(id, importance, access_count) of the oldest active item of the scope with this
-    content, or None; concurrent writes of the same content to one scope take turns.
+    content under the same key, type and category, or None; concurrent writes of the
+    same memory to one scope take turns.
 
-    On PostgreSQL the lookup waits for a transaction-long advisory lock on (scope,
-    content), all in one round trip, so a client retry racing its original merges
+    The same value under another key (or type, or category) is another memory, not a
+    duplicate. On PostgreSQL the lookup waits for a transaction-long advisory lock on
+    that identity, all in one round trip, so a client retry racing its original merges
     instead of inserting a twin. SQLite serialises writers already.
     """
+    identity = [scope_id, digest, key, memory_type, category, MemoryStatus.ACTIVE]
     if connection.vendor == "postgresql":
-        key = int.from_bytes(hashlib.sha256(f"{scope_id}:{digest}".encode()).digest()[:4], "big")
-        sql = _LOCK_AND_FIND_TWIN_SQL
-        params = [_DEDUPE_LOCK_NAMESPACE, key - 2**31, scope_id, digest, MemoryStatus.ACTIVE]
+        name = f"{scope_id}:{digest}:{memory_type}:{category}:{key}"
+        lock_key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big") - 2**31
+        sql, params = _LOCK_AND_FIND_TWIN_SQL, [_DEDUPE_LOCK_NAMESPACE, lock_key, *identity]
     else:
-        sql, params = _OLDEST_ACTIVE_TWIN_SQL, [scope_id, digest, MemoryStatus.ACTIVE]
+        sql, params = _OLDEST_ACTIVE_TWIN_SQL, identity
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 
 
 class DedupeStage:
-    """Same normalised content in the same scope as an active item: merge, don't insert."""
+    """The same memory again — same normalised content, key, type and category in the
+    same scope as an active item: merge, don't insert."""
 
     name = "dedupe"
 
@@ -101,7 +109,12 @@ class DedupeStage:
             # a scope created by this write has no twins yet.
             return
         memory = draft.memory
-        digest = memory.content_hash or content_hash(memory.content)
-        found = find_twin_in_turn(scope_id=scope.pk, digest=digest)
+        found = find_twin_in_turn(
+            scope_id=scope.pk,
+            digest=memory.content_hash or content_hash(memory.content),
+            key=memory.key,
+            memory_type=memory.memory_type,
+            category=memory.category,
+        )
         if found is not None:
             draft.twin = Twin(*found)

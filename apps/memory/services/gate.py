@@ -154,6 +154,7 @@ def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, An
         "sensitive": memory.sensitive,
         "sealed_content": memory.sealed_content,
         "flags": list(memory.flags),
+        "metadata": memory.metadata,
         "status": status,
     }
 
@@ -176,6 +177,7 @@ def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
         expires_at=item.expires_at,
         run_id=item.run_id,
         api_key_prefix=item.api_key_prefix,
+        metadata=item.metadata,
     )
 
 
