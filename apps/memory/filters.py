@@ -123,7 +123,9 @@ class MemoryApiFilter(MemoryItemFilter):
             if name.startswith(METADATA_PREFIX)
         }
         django_filters.FilterSet.__init__(
-            self, _joined_lists(data, ("status", "memory_type", "category")), queryset,
+            self,
+            _joined_lists(data, ("status", "memory_type", "category")),
+            queryset,
             request=request,
         )
 

@@ -72,7 +72,9 @@ def test_patch_without_any_version_is_428(api_a):
 
 def test_a_stale_if_match_is_412_and_a_stale_body_version_409(api_a):
     item = created_id(api_a)
-    assert api_a.patch(f"{LIST}{item}/", {"version": 1, "importance": 0.9}, "json").status_code == 200
+    assert (
+        api_a.patch(f"{LIST}{item}/", {"version": 1, "importance": 0.9}, "json").status_code == 200
+    )
     stale_header = api_a.patch(
         f"{LIST}{item}/", {"importance": 0.8}, format="json", HTTP_IF_MATCH='"1"'
     )

@@ -167,8 +167,6 @@ def test_a_refused_write_releases_its_key(api_a):
 def test_a_request_still_running_answers_409_and_an_abandoned_claim_is_taken_over(
     api_a, agent_a_key
 ):
-    from apps.memory.api.idempotency import fingerprint_of  # noqa: F401 (documents the hash)
-
     claim = IdempotentRequest.objects.create(
         owner=f"key:{agent_a_key[0].prefix}",
         key="retry-4",

@@ -88,7 +88,7 @@ _IF_MATCH = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="The version being edited (the ETag, e.g. `\"3\"`), instead of `version` in "
+    description='The version being edited (the ETag, e.g. `"3"`), instead of `version` in '
     "the body; `*` edits whatever version is current. Stale: 412 (a stale body `version`: "
     "409). Neither given: 428.",
 )

@@ -122,7 +122,9 @@ def new_memory_from_request(data: Any, *, actor, api_key_prefix: str = "") -> Ne
         raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
     kind, external_id = parse_scope_key(valid["scope"])
     scope = scope_to_write(
-        actor=actor, tenant_slug=tenant_of_request(valid, actor=actor), kind=kind,
+        actor=actor,
+        tenant_slug=tenant_of_request(valid, actor=actor),
+        kind=kind,
         external_id=external_id,
     )
     if scope is None:

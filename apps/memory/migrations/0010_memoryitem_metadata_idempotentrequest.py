@@ -6,36 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memory', '0009_pending_access'),
-        ('tenancy', '0002_tenant_expiry_policy'),
+        ("memory", "0009_pending_access"),
+        ("tenancy", "0002_tenant_expiry_policy"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='memoryitem',
-            name='metadata',
+            model_name="memoryitem",
+            name="metadata",
             field=models.JSONField(blank=True, db_default={}, default=dict),
         ),
         migrations.CreateModel(
-            name='IdempotentRequest',
+            name="IdempotentRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('owner', models.CharField(max_length=64)),
-                ('key', models.CharField(max_length=255)),
-                ('fingerprint', models.CharField(max_length=64)),
-                ('status_code', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('body', models.JSONField(blank=True, null=True)),
-                ('location', models.CharField(blank=True, default='', max_length=300)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('expires_at', models.DateTimeField()),
-                ('item', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='idempotent_requests', to='memory.memoryitem')),
-                ('scope', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='idempotent_requests', to='tenancy.scope')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("owner", models.CharField(max_length=64)),
+                ("key", models.CharField(max_length=255)),
+                ("fingerprint", models.CharField(max_length=64)),
+                ("status_code", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("body", models.JSONField(blank=True, null=True)),
+                ("location", models.CharField(blank=True, default="", max_length=300)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("expires_at", models.DateTimeField()),
+                (
+                    "item",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="idempotent_requests",
+                        to="memory.memoryitem",
+                    ),
+                ),
+                (
+                    "scope",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="idempotent_requests",
+                        to="tenancy.scope",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['expires_at'], name='idempotency_expires')],
-                'constraints': [models.UniqueConstraint(fields=('owner', 'key'), name='idempotency_owner_key')],
+                "indexes": [models.Index(fields=["expires_at"], name="idempotency_expires")],
+                "constraints": [
+                    models.UniqueConstraint(fields=("owner", "key"), name="idempotency_owner_key")
+                ],
             },
         ),
     ]
