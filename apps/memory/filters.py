@@ -86,9 +86,10 @@ class MemoryItemFilter(django_filters.FilterSet):
 class _InChoices(django_filters.BaseInFilter, django_filters.ChoiceFilter):
     """One or more choices, comma-separated (`status=active,archived`)."""
 
-
-class _InNumbers(django_filters.BaseInFilter, django_filters.NumberFilter):
-    """One or more numbers, comma-separated (`category=0,80`)."""
+    def filter(self, qs: QuerySet, value) -> QuerySet:
+        if value and "" in value:  # `status=,` or `category=1,`: a typo, not "anything"
+            raise serializers.ValidationError({self.field_name: ["An item of the list is empty."]})
+        return super().filter(qs, value)
 
 
 # `metadata.<key>=<value>`: equality on a top-level key of the item's metadata.
@@ -108,7 +109,10 @@ class MemoryApiFilter(MemoryItemFilter):
     run_id = django_filters.CharFilter(label="Run id, exact")
     source = django_filters.CharFilter(label="Source, exact")
     memory_type = _InChoices(choices=MemoryType.choices, label="Types, comma-separated")
-    category = _InNumbers(label="Categories (0–99), comma-separated")
+    category = _InChoices(
+        choices=[(str(number), str(number)) for number in range(100)],
+        label="Categories (0–99), comma-separated",
+    )
     status = _InChoices(choices=MemoryStatus.choices, label="Statuses, comma-separated")
     created_after = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="gte")
     created_before = django_filters.IsoDateTimeFilter(field_name="created_at", lookup_expr="lt")
@@ -159,6 +163,8 @@ def refuse_unknown_parameters(data: QueryDict, *, known: Iterable[str]) -> None:
                 errors[name] = ["A metadata key has 1 to 64 letters, digits, _ or -."]
             elif len(data.getlist(name)) > 1:
                 errors[name] = ["Give each metadata key once."]
+            elif "\x00" in data[name]:
+                errors[name] = ["Null characters are not allowed."]
         elif name not in allowed:
             errors[name] = ["Unknown query parameter."]
     if errors:

@@ -129,6 +129,10 @@ def test_an_unknown_parameter_is_a_400_naming_it(api_a, scope_a):
         {"created_after": "yesterday"},
         {"scope": "no-colon"},
         {"metadata.bad key": "x"},
+        {"metadata.thread": "a\x00b"},
+        {"category": "99999999999999999999"},
+        {"category": "100"},
+        {"status": "active,"},
     ],
 )
 def test_bad_filter_values_are_400(api_a, params):

@@ -6,7 +6,6 @@ through apps.memory.services. Writes need `write_memories` on the item's scope.
 Writes that create (POST, PUT by key) honour `Idempotency-Key` (api.idempotency).
 """
 
-import re
 import uuid
 
 from django.urls import reverse
@@ -26,9 +25,9 @@ from rest_framework.response import Response
 
 from apps.access.models import AgentAPIKey
 from apps.core.api import KeysetCursorPagination
-from apps.core.errors import ServiceError
 from apps.memory.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from apps.memory.api.idempotency import Written, answer_once
+from apps.memory.api.preconditions import edit_expecting_version
 from apps.memory.api.serializers import (
     ByKeyQuery,
     FeedbackRequest,
@@ -47,7 +46,6 @@ from apps.memory.gate import GateRejected
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.selectors import items_visible_to
 from apps.memory.services import (
-    StaleVersion,
     forget_item,
     give_feedback,
     merge_items,
@@ -108,21 +106,10 @@ _BY_KEY_PARAMETERS = [
         "tenant", OpenApiTypes.STR, description="Tenant slug; optional for a one-tenant key."
     ),
 ]
-_ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
-
-
-class PreconditionRequired(ServiceError):
-    code = "precondition_required"
-    status = 428
-    default_message = "Send the version you are editing: `version` in the body or If-Match."
-
-
-class PreconditionFailed(StaleVersion):
-    """A stale If-Match header (412); a stale `version` in the body stays a 409."""
-
-    status = 412
-
-
+_IDEMPOTENCY_ERRORS = {
+    409: OpenApiResponse(ErrorResponse, description="Same Idempotency-Key still in progress"),
+    422: OpenApiResponse(ErrorResponse, description="Idempotency-Key used for another request"),
+}
 # The answer to a write, rendered by one serializer per outcome for the process, as a
 # list serializer renders every row with one child: building a ModelSerializer's fields
 # for each response cost about as much CPU as the rest of the view. Their context holds
@@ -174,6 +161,7 @@ class MemoryCursorPagination(KeysetCursorPagination):
         responses={
             201: RememberResponseSerializer,
             200: OpenApiResponse(RememberResponseSerializer, description="Merged (duplicate)"),
+            **_IDEMPOTENCY_ERRORS,
             **_ERRORS,
         },
     ),
@@ -258,33 +246,16 @@ class MemoryViewSet(
         body = MemoryPatchRequest(data=request.data)
         body.is_valid(raise_exception=True)
         changes = dict(body.validated_data)
-        version = changes.pop("version", None)
-        expected = version if version is not None else self._if_match_version(request, item)
-        try:
-            updated = patch_item(
+        updated = edit_expecting_version(
+            request,
+            item,
+            changes.pop("version", None),
+            lambda expected: patch_item(
                 item_id=item.pk, changes=changes, actor=request.user, expected_version=expected
-            )
-        except StaleVersion as stale:
-            if version is not None:  # a stale body version stays 409
-                raise
-            raise PreconditionFailed(stale.current_version) from None
+            ),
+        )
         updated = MemoryItem.objects.select_related("tenant", "scope").get(pk=updated.pk)
         return Response(self.get_serializer(updated).data, headers={"ETag": f'"{updated.version}"'})
-
-    @staticmethod
-    def _if_match_version(request, item: MemoryItem) -> int:
-        """The version an If-Match header names (`*`: the current one); 428 without one."""
-        header = request.headers.get("If-Match")
-        if not header:
-            raise PreconditionRequired(
-                fields={"version": ["Send the version you are editing (or an If-Match header)."]}
-            )
-        if header.strip() == "*":
-            return item.version
-        match = _ETAG.match(header)
-        if match is None:
-            raise serializers.ValidationError({"If-Match": ["If-Match must hold a version."]})
-        return int(match.group(1))
 
     def destroy(self, request, *args, **kwargs):
         item = self.get_object()
@@ -362,6 +333,7 @@ class MemoryViewSet(
         responses={
             201: RememberResponseSerializer,
             200: OpenApiResponse(RememberResponseSerializer, description="Same value: merged"),
+            **_IDEMPOTENCY_ERRORS,
             **_ERRORS,
         },
     )
