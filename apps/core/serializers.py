@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from apps.core.validation import InvalidContent, validate_content
+from apps.core.validation import InvalidContent, validate_content, validate_metadata
 
 
 class FiniteFloatField(serializers.FloatField):
@@ -35,5 +35,13 @@ def content_field_value(value: Any) -> dict:
     """validate_content for a serializer's `validate_content`: refusals become field errors."""
     try:
         return validate_content(value)
+    except InvalidContent as refusal:
+        raise serializers.ValidationError(refusal.message) from None
+
+
+def metadata_field_value(value: Any) -> dict:
+    """validate_metadata for a serializer's `validate_metadata`: refusals become field errors."""
+    try:
+        return validate_metadata(value)
     except InvalidContent as refusal:
         raise serializers.ValidationError(refusal.message) from None

@@ -6,7 +6,12 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 
-from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
+from apps.access.selectors import (
+    filter_by_grant,
+    has_global_access,
+    note_admin_membership,
+    tenants_visible_to,
+)
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
@@ -42,6 +47,15 @@ def active_counts_by_scope(scope_ids: list[int]) -> dict[int, int]:
         .values_list("scope_id", "count")
     )
     return dict(rows)
+
+
+def sole_tenant_slug(user, perm: Perm = Perm.WRITE_MEMORIES) -> str | None:
+    """The slug of the one tenant the user holds `perm` in (on it or on its scopes), or
+    None when it reaches several or none, or every tenant (admins): one query at most."""
+    if user is None or not user.is_authenticated or has_global_access(user):
+        return None
+    slugs = list(tenants_visible_to(user, perm).order_by().values_list("slug", flat=True)[:2])
+    return slugs[0] if len(slugs) == 1 else None
 
 
 def user_has_perm_on(user, perm: Perm, *, tenant: Tenant | None = None, scope=None) -> bool:

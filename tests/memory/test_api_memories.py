@@ -194,7 +194,7 @@ def test_list_is_cursor_paginated_with_bounded_queries(api_a, django_assert_max_
 def test_patch_needs_a_version_and_bumps_it(api_a):
     created = write(api_a)
     response = api_a.patch(detail(created["id"]), {"key": "seat"}, format="json")
-    assert "version" in assert_error(response, 400)["fields"]
+    assert "version" in assert_error(response, 428, "precondition_required")["fields"]
     response = api_a.patch(
         detail(created["id"]), {"version": 1, "content": {"text": "aisle seats"}}, format="json"
     )
@@ -217,7 +217,7 @@ def test_patch_accepts_if_match(api_a):
     ok = api_a.patch(detail(created["id"]), {"key": "a"}, format="json", HTTP_IF_MATCH='"1"')
     assert ok.status_code == 200
     stale = api_a.patch(detail(created["id"]), {"key": "b"}, format="json", HTTP_IF_MATCH='W/"1"')
-    assert_error(stale, 409)
+    assert assert_error(stale, 412, "version_conflict")["current_version"] == 2
     bad = api_a.patch(detail(created["id"]), {"key": "b"}, format="json", HTTP_IF_MATCH="*x")
     assert_error(bad, 400)
 

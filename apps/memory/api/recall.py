@@ -13,10 +13,15 @@ from rest_framework.views import APIView
 
 from apps.core.serializers import FiniteFloatField, NoNulCharField
 from apps.memory.api.memories import ErrorResponse
-from apps.memory.api.serializers import MAX_EMBEDDING_DIMENSIONS, MemorySerializer
+from apps.memory.api.serializers import (
+    MAX_EMBEDDING_DIMENSIONS,
+    MemorySerializer,
+    tenant_of_request,
+)
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
 from apps.tenancy.keys import parse_scope_key
+from apps.tenancy.permissions import Perm
 
 MAX_QUERY_CHARS = 2000
 
@@ -24,7 +29,11 @@ MAX_QUERY_CHARS = 2000
 class RecallRequest(serializers.Serializer):
     """The body of `POST /api/v1/recall/` (CONTRACT "REST API")."""
 
-    tenant = NoNulCharField(max_length=64, help_text="Tenant slug.")
+    tenant = NoNulCharField(
+        max_length=64,
+        required=False,
+        help_text="Tenant slug; may be left out when the key reaches one tenant only.",
+    )
     scope = NoNulCharField(max_length=220, help_text="Scope key `kind:external_id`.")
     query = NoNulCharField(max_length=MAX_QUERY_CHARS, allow_blank=True, trim_whitespace=False)
     top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, default=10)
@@ -104,7 +113,7 @@ class RecallView(APIView):
         try:
             hits = recall_memories(
                 actor=request.user,
-                tenant=data["tenant"],
+                tenant=tenant_of_request(data, actor=request.user, perm=Perm.VIEW_MEMORIES),
                 scope_key=data["scope"],
                 query=data["query"],
                 top_k=data["top_k"],

@@ -16,15 +16,21 @@ from rest_framework import serializers
 
 from apps.access.models import AgentAPIKey
 from apps.core.errors import ServiceError
-from apps.core.serializers import FiniteFloatField, NoNulCharField, content_field_value
+from apps.core.serializers import (
+    FiniteFloatField,
+    NoNulCharField,
+    content_field_value,
+    metadata_field_value,
+)
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import GateRejected, NewMemory
 from apps.memory.gate.stages import NOT_FOUND_MESSAGE
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType, SourceKind
 from apps.memory.scoring import effective_score
-from apps.memory.selectors import scope_to_write, writable_scopes
+from apps.memory.selectors import scope_to_write, sole_tenant_slug, writable_scopes
 from apps.memory.services import FeedbackSignal
 from apps.tenancy.keys import parse_scope_key
+from apps.tenancy.permissions import Perm
 
 MAX_EMBEDDING_DIMENSIONS = 4096
 MAX_HALF_LIFE_DAYS = 36_500.0
@@ -33,10 +39,20 @@ MAX_HALF_LIFE_DAYS = 36_500.0
 class RememberRequest(serializers.Serializer):
     """The body of `POST /api/v1/memories/` (CONTRACT "REST API")."""
 
-    tenant = NoNulCharField(max_length=64, help_text="Tenant slug.")
+    tenant = NoNulCharField(
+        max_length=64,
+        required=False,
+        help_text="Tenant slug; may be left out when the key reaches one tenant only.",
+    )
     scope = NoNulCharField(max_length=230, help_text="Scope key, `kind:external_id`.")
     memory_type = serializers.ChoiceField(choices=MemoryType.choices)
     content = serializers.JSONField(help_text="A JSON object (≤ 64 KiB).")
+    metadata = serializers.JSONField(
+        required=False,
+        default=dict,
+        help_text="Free-form JSON object (≤ 4 KiB) of your own; the list filters on its "
+        "top-level keys (`metadata.KEY=value`).",
+    )
     source = NoNulCharField(max_length=200, help_text="Who wrote it, e.g. `langgraph@0.2`.")
     source_kind = serializers.ChoiceField(
         choices=SourceKind.choices, default=SourceKind.EXPLICIT_STATEMENT
@@ -63,6 +79,9 @@ class RememberRequest(serializers.Serializer):
 
     def validate_content(self, value):
         return content_field_value(value)
+
+    def validate_metadata(self, value):
+        return metadata_field_value(value)
 
     def validate_scope(self, value):
         parse_scope_key(value)
@@ -108,12 +127,13 @@ def new_memory_from_request(
         first_field, messages = next(iter(fields.items()))
         raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
     kind, external_id = parse_scope_key(valid["scope"])
-    wanted = (valid["tenant"], kind, external_id)
+    tenant_slug = tenant_of_request(valid, actor=actor)
+    wanted = (tenant_slug, kind, external_id)
     if scopes is not None and wanted in scopes:
         scope = scopes[wanted]
     else:
         scope = scope_to_write(
-            actor=actor, tenant_slug=valid["tenant"], kind=kind, external_id=external_id
+            actor=actor, tenant_slug=tenant_slug, kind=kind, external_id=external_id
         )
         if scopes is not None:
             scopes[wanted] = scope
@@ -141,6 +161,7 @@ def new_memory_from_request(
         embedding=pack_embedding(embedding) if embedding else None,
         embedding_model=valid["embedding_model"] if embedding else "",
         api_key_prefix=api_key_prefix,
+        metadata=valid["metadata"],
     )
 
 
@@ -175,6 +196,20 @@ def new_memories_from_request(
         except ServiceError as refused:
             built.append(refused)
     return built
+
+
+TENANT_REQUIRED = "Required: this key reaches more than one tenant (or none)."
+
+
+def tenant_of_request(data: dict, *, actor, perm: Perm = Perm.WRITE_MEMORIES) -> str:
+    """The tenant slug a request names, or, when it names none, the one tenant the actor
+    holds `perm` in (one query); a key that reaches several tenants must name one."""
+    if data.get("tenant"):
+        return data["tenant"]
+    slug = sole_tenant_slug(actor, perm)
+    if slug is None:
+        raise GateRejected(f"tenant: {TENANT_REQUIRED}", fields={"tenant": [TENANT_REQUIRED]})
+    return slug
 
 
 def _messages(detail) -> list[str]:
@@ -249,6 +284,7 @@ class MemorySerializer(serializers.ModelSerializer):
             "source",
             "source_kind",
             "flags",
+            "metadata",
             "run_id",
             "importance",
             "half_life_days",
@@ -321,9 +357,13 @@ class MemoryPatchRequest(serializers.Serializer):
     half_life_days = FiniteFloatField(min_value=0.001, max_value=36_500.0, required=False)
     confidence = FiniteFloatField(min_value=0.0, max_value=1.0, required=False)
     expires_at = serializers.DateTimeField(required=False, allow_null=True)
+    metadata = serializers.JSONField(required=False)
 
     def validate_content(self, value):
         return content_field_value(value)
+
+    def validate_metadata(self, value):
+        return metadata_field_value(value)
 
 
 class FeedbackRequest(serializers.Serializer):
@@ -340,10 +380,36 @@ class MergeRequest(serializers.Serializer):
         return content_field_value(value)
 
 
-class MemoryListQuery(serializers.Serializer):
-    """Filters of `GET /api/v1/memories/`; `status` defaults to active."""
+class ByKeyQuery(serializers.Serializer):
+    """The query of `/api/v1/memories/by-key/`: which key of which scope (and tenant)."""
 
     tenant = NoNulCharField(max_length=64, required=False)
-    scope = NoNulCharField(max_length=230, required=False)
-    memory_type = serializers.ChoiceField(choices=MemoryType.choices, required=False)
-    status = serializers.ChoiceField(choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE)
+    scope = NoNulCharField(max_length=230)
+    key = NoNulCharField(max_length=200)
+
+    def validate_scope(self, value):
+        parse_scope_key(value)
+        return value
+
+    def validate(self, attrs):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            message = ["Unknown query parameter."]
+            raise serializers.ValidationError({name: message for name in unknown})
+        return attrs
+
+    def body_of(self, request) -> Any:
+        """The remember body of a PUT, with the identity the query names; a body that names
+        another scope, key or tenant is refused rather than silently overridden."""
+        data = request.data
+        if not isinstance(data, dict):
+            return data  # refused by the builder, as a POST would be
+        identity = {name: value for name, value in self.validated_data.items()}
+        clashes = {
+            name: [f"The query says {value!r}; leave it out of the body or send the same."]
+            for name, value in identity.items()
+            if name in data and data[name] != value
+        }
+        if clashes:
+            raise serializers.ValidationError(clashes)
+        return {**data, **identity}

@@ -66,6 +66,8 @@ class NewMemory:
     embedding: bytes | None = None
     embedding_model: str = ""
     api_key_prefix: str = ""
+    # The agent's free-form metadata object (validated by the builder: ≤ 4 KiB).
+    metadata: dict[str, Any] = field(default_factory=dict)
     # Derived from content (and rewritten by the sensitive-data stage when it redacts/seals).
     text: str = ""
     content_hash: str = ""

@@ -26,6 +26,7 @@ COPY_COLUMNS = [
     "half_life_days", "last_access_at", "access_count", "archive_due_at", "confidence",
     "status", "superseded_by_id", "expires_at", "version", "content_hash", "sensitive",
     "flags", "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
+    "metadata",
 ]  # fmt: skip
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
@@ -70,6 +71,7 @@ def copy_line(row: dict) -> str:
             "",
             created,
             created,
+            "{}",  # metadata
         )
     )
 

@@ -210,6 +210,7 @@ def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, An
         "sensitive": memory.sensitive,
         "sealed_content": memory.sealed_content,
         "flags": list(memory.flags),
+        "metadata": memory.metadata,
         "status": status,
     }
 
@@ -232,6 +233,7 @@ def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
         expires_at=item.expires_at,
         run_id=item.run_id,
         api_key_prefix=item.api_key_prefix,
+        metadata=item.metadata,
     )
 
 
