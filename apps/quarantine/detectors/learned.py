@@ -18,7 +18,8 @@ import json
 import math
 import re
 from functools import cache
-from itertools import pairwise
+from itertools import chain, pairwise
+from operator import itemgetter
 from pathlib import Path
 
 import ahocorasick
@@ -69,6 +70,10 @@ class LinearModel:
         self.data_sha256: str = artefact["data_sha256"]
         self.char_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("c:")}
         self.word_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("w:")}
+        self.unigrams = frozenset(gram for gram in self.word_weights if " " not in gram)
+        self.bigram_firsts = frozenset(
+            gram.split(" ", 1)[0] for gram in self.word_weights if " " in gram
+        )
         self.automaton = ahocorasick.Automaton()
         for gram in self.char_weights:
             self.automaton.add_word(gram, gram)
@@ -81,13 +86,24 @@ class LinearModel:
         return grams
 
     def logit(self, folded: str) -> float:
-        """bias + the weights of the distinct features present (the hot path: no spans)."""
-        char_weights, word_weights = self.char_weights, self.word_weights
-        characters = {gram for _, gram in self.automaton.iter(folded)}
-        return (
-            self.bias
-            + sum(char_weights[gram] for gram in characters)
-            + sum(word_weights.get(gram, 0.0) for gram in self._word_grams(folded))
+        """bias + the weights of the distinct features present (the hot path: no spans).
+
+        Only the vocabulary's word n-grams are built (a bigram only after a word that
+        starts one), and the sum is exact (fsum), so it does not depend on set order.
+        """
+        characters = set(map(itemgetter(1), self.automaton.iter(folded)))
+        tokens = words(folded)
+        present = set(self.unigrams.intersection(tokens))
+        firsts = self.bigram_firsts
+        if firsts:
+            present.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
+        word_weights = self.word_weights
+        return math.fsum(
+            chain(
+                (self.bias,),
+                map(self.char_weights.__getitem__, characters),
+                (word_weights[gram] for gram in present if gram in word_weights),
+            )
         )
 
     def contributions(self, folded: str) -> dict[str, tuple[float, int, int]]:
