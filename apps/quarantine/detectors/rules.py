@@ -281,7 +281,7 @@ class RuleDetector:
 
     def score_plain(self, text: str) -> tuple[float, list[str]]:
         """Best category score and categories for a decoded payload (no span mapping)."""
-        normalised = normalise(text)
+        normalised = normalise(text, remember=False)  # the text being assessed stays cached
         scores = {category: hit.score for category, hit in match_rules(normalised).items()}
         for category, hit in directive.analyse(
             normalised.text, negated=_is_negated, damping=DiscussionDamping()
