@@ -22,8 +22,8 @@ from apps.quarantine.detectors.directive import cues
 from apps.quarantine.detectors.directive.matching import Bilingual, Screened
 from apps.quarantine.detectors.patterns import RULES
 from apps.quarantine.detectors.prefixes import (
-    PrefixIndex,
     Prefiltered,
+    PrefixIndex,
     literal_prefixes,
     next_match,
 )
@@ -57,7 +57,7 @@ def _table_patterns() -> list[re.Pattern[str]]:
             found += [part.pattern for part in (value.english, value.chinese) if part]
         elif isinstance(value, re.Pattern):
             found.append(value)
-    found += [rules._DISCUSSION.pattern, rules._DEFENSIVE_FRAMING.pattern]
+    found += [rules._DISCUSSION, rules._DEFENSIVE_FRAMING]
     return found
 
 
@@ -129,9 +129,7 @@ def test_every_match_on_the_corpus_starts_with_one_of_its_patterns_prefixes():
 
 # Texts made of the tables' own vocabulary, corpus fragments and stray characters, so
 # partial and overlapping prefixes, boundaries and look-arounds all occur.
-_VOCABULARY = sorted(
-    {prefix for pattern in PATTERNS for prefix in literal_prefixes(pattern) or ()}
-)
+_VOCABULARY = sorted({prefix for pattern in PATTERNS for prefix in literal_prefixes(pattern) or ()})
 _FRAGMENTS = [text[start : start + 40] for text in CORPUS[:400] for start in (0, 40)]
 _texts = st.lists(
     st.sampled_from(_VOCABULARY)
@@ -154,7 +152,7 @@ def test_the_prefilter_finds_what_search_finds_on_generated_texts(text):
 @given(text=_texts, low=st.integers(0, 200), width=st.integers(0, 300))
 def test_prefiltered_search_and_finditer_honour_pos_and_endpos(text, low, width):
     high = min(len(text), low + width)
-    for pattern in (rules._DISCUSSION.pattern, *(cue.pattern for cue in cues._ACTIONS[:12])):
+    for pattern in (rules._DISCUSSION, *(cue.pattern for cue in cues._ACTIONS[:12])):
         fast = Prefiltered(pattern)
         plain = pattern.search(text, low, high)
         found = fast.search(text, low, high)
