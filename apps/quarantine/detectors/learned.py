@@ -14,11 +14,13 @@ a weak rule hit; its reason names the top contributing n-grams and its spans mar
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
 from functools import cache
-from itertools import pairwise
+from itertools import chain, pairwise
+from operator import itemgetter
 from pathlib import Path
 
 import ahocorasick
@@ -69,39 +71,61 @@ class LinearModel:
         self.data_sha256: str = artefact["data_sha256"]
         self.char_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("c:")}
         self.word_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("w:")}
+        self.unigrams = frozenset(gram for gram in self.word_weights if " " not in gram)
+        self.bigram_firsts = frozenset(
+            gram.split(" ", 1)[0] for gram in self.word_weights if " " in gram
+        )
         self.automaton = ahocorasick.Automaton()
         for gram in self.char_weights:
             self.automaton.add_word(gram, gram)
         self.automaton.make_automaton()
 
-    def _word_grams(self, folded: str) -> set[str]:
+    def _word_features(self, folded: str) -> set[str]:
+        """The vocabulary's word n-grams present (a bigram is built only after a word
+        that starts one)."""
         tokens = words(folded)
-        grams = set(tokens)
-        grams.update(f"{a} {b}" for a, b in pairwise(tokens))
-        return grams
+        grams = set(self.unigrams.intersection(tokens))
+        firsts = self.bigram_firsts
+        if firsts:
+            grams.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
+        return grams.intersection(self.word_weights)
 
-    def logit(self, folded: str) -> float:
-        """bias + the weights of the distinct features present (the hot path: no spans)."""
-        char_weights, word_weights = self.char_weights, self.word_weights
-        characters = {gram for _, gram in self.automaton.iter(folded)}
+    def features(self, folded: str) -> tuple[set[str], set[str]]:
+        """The vocabulary's distinct character and word n-grams present in the text."""
+        return set(map(itemgetter(1), self.automaton.iter(folded))), self._word_features(folded)
+
+    def logit(self, folded: str, features: tuple[set[str], set[str]] | None = None) -> float:
+        """bias + the weights of the distinct features present (the hot path: no spans).
+
+        The few word weights are summed exactly (fsum), so their sum does not depend on
+        the order of a set.
+        """
+        characters, grams = features or self.features(folded)
         return (
             self.bias
-            + sum(char_weights[gram] for gram in characters)
-            + sum(word_weights.get(gram, 0.0) for gram in self._word_grams(folded))
+            + sum(map(self.char_weights.__getitem__, characters))
+            + math.fsum(map(self.word_weights.__getitem__, grams))
         )
 
-    def contributions(self, folded: str) -> dict[str, tuple[float, int, int]]:
-        """Features present, each with its weight and first span in the folded text."""
-        found: dict[str, tuple[float, int, int]] = {}
-        for end, gram in self.automaton.iter(folded):
-            if "c:" + gram not in found:
-                found["c:" + gram] = (self.char_weights[gram], end - len(gram) + 1, end + 1)
-        for gram in sorted(self._word_grams(folded)):
-            weight = self.word_weights.get(gram)
-            if weight is not None:
-                start = max(folded.find(gram), 0)
-                found["w:" + gram] = (weight, start, start + len(gram))
-        return found
+    def strongest(
+        self, folded: str, features: tuple[set[str], set[str]], count: int
+    ) -> list[tuple[float, str, int, int]]:
+        """The `count` features of largest weight (ties by name): weight, feature and the
+        span of its first occurrence in the folded text."""
+        characters, grams = features
+        ranked = heapq.nsmallest(
+            count,
+            chain(
+                ((-self.char_weights[gram], "c:" + gram) for gram in characters),
+                ((-self.word_weights[gram], "w:" + gram) for gram in grams),
+            ),
+        )
+        top = []
+        for negative, feature in ranked:
+            gram = feature[2:]
+            start = max(folded.find(gram), 0)
+            top.append((-negative, feature, start, start + len(gram)))
+        return top
 
     def probability(self, folded: str) -> float:
         """The model's probability that the folded text is an attack."""
@@ -131,14 +155,11 @@ class LearnedDetector:
             return []
         normalised = normalise(text)
         folded = normalised.text
-        probability = self.model.probability(folded)
+        features = self.model.features(folded)
+        probability = sigmoid(self.model.logit(folded, features))
         if probability < EMIT_AT:
             return []
-        found = self.model.contributions(folded)  # only for the texts it reports
-        top = sorted(
-            ((weight, feature, start, end) for feature, (weight, start, end) in found.items()),
-            key=lambda item: (-item[0], item[1]),
-        )[:TOP_FEATURES]
+        top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts
         limit = len(normalised.text)
         spans = tuple(
             Span(*normalised.to_original(min(start, limit), min(end, limit)), CATEGORY)
