@@ -16,7 +16,7 @@ from apps.quarantine.detectors.learned import (
     load_model,
     model_text,
 )
-from apps.quarantine.detectors.quality import TEST_PATH
+from apps.quarantine.detectors.quality import DATA
 
 RULES_ONLY = ["apps.quarantine.detectors.rules.RuleDetector"]
 ATTACK = (
@@ -32,9 +32,13 @@ def test_the_stored_artefact_records_the_hash_of_the_data_it_was_trained_on():
     assert len(artefact["weights"]) <= training.KEPT_FEATURES
 
 
-def test_the_held_out_set_v2_is_never_part_of_the_training_data():
-    assert TEST_PATH not in training.TRAINING_PATHS
-    assert all("heldout_v2" not in str(path) for path in training.TRAINING_PATHS)
+def test_the_training_data_are_the_repository_dev_sets_never_a_blind_test_set():
+    # Blind sets live outside the repository and are only measured (--test PATH).
+    assert all(path.is_relative_to(DATA) for path in training.TRAINING_PATHS)
+    artefact = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    assert artefact["training_files"] == [
+        str(path.relative_to(DATA.parents[1])) for path in training.TRAINING_PATHS
+    ]
 
 
 def test_retraining_on_the_same_data_reproduces_the_artefact_byte_for_byte():
