@@ -44,7 +44,7 @@ CATEGORY = "learned_ngrams"
 # second-opinion damping of weak rule hits. Chosen in one session (2026-12-01) on held-out
 # set v2 with the model trained without it (docs/bench/detectors.md), cross-checked on v1
 # trained without v1; both sets are development data since.
-EMIT_AT = 0.75
+EMIT_AT = 0.7
 DAMP_BELOW = 0.3
 DAMP_FACTOR = 0.3
 DAMP_UNLESS = 0.8
