@@ -29,6 +29,7 @@ import re
 from dataclasses import replace
 from functools import cache
 from itertools import pairwise
+from operator import itemgetter
 from pathlib import Path
 
 import ahocorasick
@@ -83,38 +84,50 @@ class LinearModel:
         self.data_sha256: str = artefact["data_sha256"]
         self.char_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("c:")}
         self.word_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("w:")}
+        self.unigrams = frozenset(gram for gram in self.word_weights if " " not in gram)
+        self.bigram_firsts = frozenset(
+            gram.split(" ", 1)[0] for gram in self.word_weights if " " in gram
+        )
         self.automaton = ahocorasick.Automaton()
         for gram in self.char_weights:
             self.automaton.add_word(gram, gram)
         self.automaton.make_automaton()
 
-    def _word_grams(self, folded: str) -> set[str]:
+    def _word_features(self, folded: str) -> set[str]:
+        """The vocabulary's word n-grams present (a bigram is built only after a word
+        that starts one)."""
         tokens = words(folded)
-        grams = set(tokens)
-        grams.update(f"{a} {b}" for a, b in pairwise(tokens))
-        return grams
+        grams = set(self.unigrams.intersection(tokens))
+        firsts = self.bigram_firsts
+        if firsts:
+            grams.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
+        return grams.intersection(self.word_weights)
 
     def logit(self, folded: str) -> float:
-        """bias + the weights of the distinct features present (the hot path: no spans)."""
-        char_weights, word_weights = self.char_weights, self.word_weights
-        characters = {gram for _, gram in self.automaton.iter(folded)}
+        """bias + the weights of the distinct features present (the hot path: no spans).
+
+        The few word weights are summed exactly (fsum), so their sum does not depend on
+        the order of a set.
+        """
+        characters = set(map(itemgetter(1), self.automaton.iter(folded)))
+        word_weights = self.word_weights
         return (
             self.bias
-            + sum(char_weights[gram] for gram in characters)
-            + sum(word_weights.get(gram, 0.0) for gram in self._word_grams(folded))
+            + sum(map(self.char_weights.__getitem__, characters))
+            + math.fsum(map(word_weights.__getitem__, self._word_features(folded)))
         )
 
     def contributions(self, folded: str) -> dict[str, tuple[float, int, int]]:
         """Features present, each with its weight and first span in the folded text."""
-        found: dict[str, tuple[float, int, int]] = {}
-        for end, gram in self.automaton.iter(folded):
-            if "c:" + gram not in found:
-                found["c:" + gram] = (self.char_weights[gram], end - len(gram) + 1, end + 1)
-        for gram in sorted(self._word_grams(folded)):
-            weight = self.word_weights.get(gram)
-            if weight is not None:
-                start = max(folded.find(gram), 0)
-                found["w:" + gram] = (weight, start, start + len(gram))
+        # Walking the occurrences backwards leaves each n-gram's first one in the dict.
+        first_end = {gram: end for end, gram in reversed(list(self.automaton.iter(folded)))}
+        found: dict[str, tuple[float, int, int]] = {
+            "c:" + gram: (self.char_weights[gram], end - len(gram) + 1, end + 1)
+            for gram, end in first_end.items()
+        }
+        for gram in sorted(self._word_features(folded)):
+            start = max(folded.find(gram), 0)
+            found["w:" + gram] = (self.word_weights[gram], start, start + len(gram))
         return found
 
     def probability(self, folded: str) -> float:

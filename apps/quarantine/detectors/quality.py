@@ -91,3 +91,41 @@ def measure(rows: Iterable[dict], *, force_source_kind: str | None = None) -> Co
         else:
             confusion.true_negative += 1
     return confusion
+
+
+# The detectors' full output on the development set, checked in: a change meant to keep
+# every decision (a speed-up) must reproduce it exactly (bench/dump_detectors.py --golden
+# rewrites it after an intended change to the rules, cues or model).
+GOLDEN_PATH = DATA / "detectors_dev" / "expected_output.jsonl"
+GOLDEN_SETS = (DEV_PATH,)
+
+
+def detector_output(text: str, source_kind: str) -> dict:
+    """Everything the detectors decide about one text: score, verdict, findings, spans."""
+    assessment = assess(text, source_kind=source_kind)
+    return {
+        "score": assessment.score,
+        "suspicious": is_suspicious(assessment),
+        "findings": [
+            [
+                finding.detector,
+                finding.category,
+                finding.reason,
+                finding.score,
+                [[span.start, span.end, span.label] for span in finding.spans],
+            ]
+            for finding in assessment.findings
+        ],
+    }
+
+
+def dump_rows(paths: Iterable[Path]) -> list[str]:
+    """One JSON line per text of each set (as its own source kind, then as tool output)."""
+    lines = []
+    for path in paths:
+        for number, row in enumerate(load_corpus(path), 1):
+            for source_kind in (row.get("source_kind", DEFAULT_SOURCE_KIND), "tool"):
+                output = detector_output(row["text"], source_kind)
+                where = {"set": str(path.relative_to(DATA)), "line": number, "as": source_kind}
+                lines.append(json.dumps({**where, **output}, ensure_ascii=False))
+    return lines

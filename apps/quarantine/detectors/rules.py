@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 
 try:  # optional accelerator for trigger screening; results are identical without it
     import ahocorasick
@@ -34,13 +35,14 @@ from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
 from apps.quarantine.detectors.patterns import RULES, Category, Rule, has_ideographs
+from apps.quarantine.detectors.prefixes import Prefiltered, PrefixIndex, next_match
 
 _NEGATION = re.compile(
     r"(?:\b(?:never|not|don't|dont|do not|doesn't|must not|mustn't|should not|shouldn't|"
     r"cannot|can't|won't|no one should|refuse to|avoid|without)\b|不要|不得|切勿|禁止|绝不|"
     r"不能|不会|从不|严禁|别|不可|请勿|勿|不应|从来不)[^.!?;。！？；]{0,25}$"
 )
-_DISCUSSION = re.compile(
+_DISCUSSION = Prefiltered(re.compile(
     r"(?<![./@-])\b(?:attackers?|attacks?|injections?|injected|phishing|scam(?:mers?)?|"
     r"e\.g\.|for example|"
     r"such as|phrases? like|strings? like|examples?|classifier|detector|detect(?:s|ed|ion)?|"
@@ -51,7 +53,7 @@ _DISCUSSION = re.compile(
     r"(?![./@-]\w)|"
     r"攻击者?|注入|钓鱼|诈骗|骗子|例如|比如|类似|这种话术|话术|检测|识别|论文|文章|培训|课程|"
     r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑|故事|短篇|反派|角色|剧本"
-)
+))
 # A report of what someone else did or would do ("they'd ignore all the rules") rather than
 # an imperative aimed at the agent.
 _REPORTED_SPEECH = re.compile(
@@ -64,14 +66,14 @@ QUOTED_DISCUSSION_FACTOR = 0.25
 DISCUSSION_FACTOR = 0.6
 # A discussion framed as defence — an incident handled, a finding fixed, a lesson drawn, a
 # study or exercise — reports an attack rather than making one: damped further.
-_DEFENSIVE_FRAMING = re.compile(
+_DEFENSIVE_FRAMING = Prefiltered(re.compile(
     r"\b(?:takeaways?|lessons? learned|mitigations?|root cause|post-?mortem|incident"
     r"|tabletop|simulation|survey|thesis|write-?up|owasp|red flag|was flagged|flagged it"
     r"|fix(?:ed)? shipped|we tested|security (?:review|channel|training|week|guild)"
     r"|poisoning pattern|reading suggestions)\b"
     r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
     r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
-)
+))
 DEFENDED_DISCUSSION_SHARE = 0.5
 
 
@@ -192,7 +194,7 @@ class TriggerIndex:
         """The trigger words occurring in `text`."""
         if self.automaton is None:
             return {word for word in self.words if word in text}
-        return {word for _, word in self.automaton.iter(text)}
+        return set(map(itemgetter(1), self.automaton.iter(text)))
 
 
 @cache
@@ -201,22 +203,38 @@ def trigger_index(rules: tuple[Rule, ...]) -> TriggerIndex:
     return TriggerIndex(rules)
 
 
+@cache
+def prefix_index(rules: tuple[Rule, ...]) -> PrefixIndex:
+    """The (cached) index of the literal prefixes of a rule table's patterns."""
+    return PrefixIndex(rule.pattern for rule in rules)
+
+
 def match_rules(
     normalised: NormalisedText, rules: tuple[Rule, ...] = RULES
 ) -> dict[str, _CategoryHit]:
     """Match every rule on the folded text; return the best hit per category."""
     text = normalised.text
     present = trigger_index(rules).present(text)
+    index = prefix_index(rules)
+    starts = index.starts(text)  # where each rule's match can begin (see prefixes.py)
     chinese = has_ideographs(text)
     discussion: bool | None = None  # computed on the first match only: most texts have none
     hits: dict[str, _CategoryHit] = {}
-    for rule in rules:
+    # Only rules with an offset where a match could begin, and those without prefixes.
+    for number in sorted(index.unscreened.union(starts.by_pattern)):
+        rule = rules[number]
         if rule.chinese and not chinese:
             continue
+        screened = index.screened[number]
         if not all(not present.isdisjoint(group) for group in rule.triggers):
             continue
+        offsets = starts.offsets(number) if screened else []
         position = 0
-        while match := rule.pattern.search(text, position):
+        while match := (
+            next_match(rule.pattern, text, offsets, position)
+            if screened
+            else rule.pattern.search(text, position)
+        ):
             start, end = match.span()
             position = max(end, start + 1)
             if rule.left_boundary and start and _is_word(text[start - 1]) and _is_word(text[start]):
