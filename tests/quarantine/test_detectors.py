@@ -290,7 +290,10 @@ def test_zero_width_insertion_does_not_hide_a_pattern(payload, cuts, invisible, 
     text = prefix + hidden
     assessment = assess(text, source_kind="explicit_statement")
     assert is_suspicious(assessment)
-    spans = [s for s in assessment.spans() if s.label != Category.HIDDEN_PAYLOAD]
+    # The rules' spans (the learned layer marks its strongest n-grams, wherever they are).
+    spans = [
+        s for s in assessment.spans() if s.label not in (Category.HIDDEN_PAYLOAD, "learned_ngrams")
+    ]
     assert spans
     start = min(s.start for s in spans)
     end = max(s.end for s in spans)

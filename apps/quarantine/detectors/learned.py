@@ -204,7 +204,7 @@ class LearnedDetector:
                 reason=f"n-gram model ({probability:.2f}): its strongest features",
                 score=round(min(score, 1.0), 4),
                 spans=spans,
-            )
+            ),
         ]
 
 
