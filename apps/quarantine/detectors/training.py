@@ -25,7 +25,7 @@ from apps.quarantine.detectors.quality import (
 )
 
 TRAINING_PATHS = (CORPUS_PATH, *DEV_PATHS, SYNTHETIC_PATH)
-KEPT_FEATURES = 5000  # the strongest weights kept in the artefact
+KEPT_FEATURES = 12000  # the strongest weights kept in the artefact
 MIN_DOCUMENTS = 2  # a feature seen in a single text is that text, not a pattern
 REGULARISATION = 1.0  # liblinear's C (inverse strength), fixed
 SEED = 20261201
