@@ -74,6 +74,8 @@ def _item(op, value) -> _Alternatives | None:
         found = _sequence(pattern)
         if low == high == 1:
             return found
+        if found is not None and high == 1:  # optional: absent, or present once
+            return [("", True), *found]
         once = [] if found is None else [(prefix, False) for prefix, _ in found]
         if low == 0:  # absent, or present at least once (then the prefix ends)
             return [("", True), *once] if found is not None else [("", False)]
