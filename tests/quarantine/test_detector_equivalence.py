@@ -22,8 +22,8 @@ from apps.quarantine.detectors.directive import cues
 from apps.quarantine.detectors.directive.matching import Bilingual, Screened
 from apps.quarantine.detectors.patterns import RULES
 from apps.quarantine.detectors.prefixes import (
-    PrefixIndex,
     Prefiltered,
+    PrefixIndex,
     literal_prefixes,
     next_match,
 )
@@ -129,9 +129,7 @@ def test_every_match_on_the_corpus_starts_with_one_of_its_patterns_prefixes():
 
 # Texts made of the tables' own vocabulary, corpus fragments and stray characters, so
 # partial and overlapping prefixes, boundaries and look-arounds all occur.
-_VOCABULARY = sorted(
-    {prefix for pattern in PATTERNS for prefix in literal_prefixes(pattern) or ()}
-)
+_VOCABULARY = sorted({prefix for pattern in PATTERNS for prefix in literal_prefixes(pattern) or ()})
 _FRAGMENTS = [text[start : start + 40] for text in CORPUS[:400] for start in (0, 40)]
 _texts = st.lists(
     st.sampled_from(_VOCABULARY)

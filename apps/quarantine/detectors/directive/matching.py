@@ -117,7 +117,9 @@ def _windowed(pattern: re.Pattern[str], text: str, starts: list[int]) -> list[tu
         else:
             windows.append([low, high])
     spans: list[tuple[int, int]] = []
-    finditer = prefiltered(pattern).finditer if isinstance(pattern, re.Pattern) else pattern.finditer
+    finditer = (
+        prefiltered(pattern).finditer if isinstance(pattern, re.Pattern) else pattern.finditer
+    )
     for low, high in windows:
         spans.extend(match.span() for match in finditer(text, low, high))
     return sorted(set(spans))
