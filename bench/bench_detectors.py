@@ -209,6 +209,35 @@ def cross_validate() -> None:
         )
 
 
+LANG_ALIASES = {
+    **{name: "en" for name in ("en", "english", "en-us", "en-gb")},
+    **{name: "zh" for name in ("zh", "chinese", "zh-cn", "zh-hans", "cn")},
+    **{name: "mixed" for name in ("mixed", "en-zh", "zh-en", "en+zh", "zh+en", "mix")},
+}
+MALICIOUS_LABELS = {"malicious", "attack", "poisoning", "injection", "1", "true", "positive"}
+BENIGN_LABELS = {"benign", "clean", "safe", "0", "false", "negative"}
+
+
+def blind_rows(path: Path) -> list[dict]:
+    """The blind set's rows with their labels read as malicious / benign; prints only counts
+    (an unknown label stops the run rather than being guessed)."""
+    rows = []
+    for row in load_corpus(path):
+        label = str(row.get("label", "")).strip().lower()
+        if label not in MALICIOUS_LABELS | BENIGN_LABELS:
+            raise SystemExit(f"{path}: a row has an unknown label (use malicious / benign)")
+        lang = LANG_ALIASES.get(str(row.get("lang") or row.get("language") or "?").lower(), "?")
+        rows.append(
+            {**row, "label": "malicious" if label in MALICIOUS_LABELS else "benign", "lang": lang}
+        )
+    malicious = sum(row["label"] == "malicious" for row in rows)
+    unknown = sum(row["lang"] == "?" for row in rows)
+    print(
+        f"\nblind set {path}: {len(rows)} texts ({malicious} malicious, {unknown} of no known lang)"
+    )
+    return rows
+
+
 def print_per_source(rows: list[dict], flags: list[bool]) -> None:
     """Dev recall / FPR per source file (the ids' prefix says which: dev, ho = v1, h2 = v2)."""
     by_source: dict[str, Tally] = defaultdict(Tally)
@@ -441,7 +470,7 @@ def main() -> None:
         return
     sets = set(args.sets.split(","))
     dev = [row for path in DEV_PATHS for row in load_corpus(path)] if "dev" in sets else []
-    test = load_corpus(args.test) if args.test and "test" in sets else []
+    test = blind_rows(args.test) if args.test and "test" in sets else []
     if "test" in sets and not test:
         print("\n(no blind test set: pass --test PATH)")
     if args.cross_validate:
