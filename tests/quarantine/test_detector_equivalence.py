@@ -57,7 +57,7 @@ def _table_patterns() -> list[re.Pattern[str]]:
             found += [part.pattern for part in (value.english, value.chinese) if part]
         elif isinstance(value, re.Pattern):
             found.append(value)
-    found += [rules._DISCUSSION.pattern, rules._DEFENSIVE_FRAMING.pattern]
+    found += [rules._DISCUSSION, rules._DEFENSIVE_FRAMING]
     return found
 
 
@@ -152,7 +152,7 @@ def test_the_prefilter_finds_what_search_finds_on_generated_texts(text):
 @given(text=_texts, low=st.integers(0, 200), width=st.integers(0, 300))
 def test_prefiltered_search_and_finditer_honour_pos_and_endpos(text, low, width):
     high = min(len(text), low + width)
-    for pattern in (rules._DISCUSSION.pattern, *(cue.pattern for cue in cues._ACTIONS[:12])):
+    for pattern in (rules._DISCUSSION, *(cue.pattern for cue in cues._ACTIONS[:12])):
         fast = Prefiltered(pattern)
         plain = pattern.search(text, low, high)
         found = fast.search(text, low, high)

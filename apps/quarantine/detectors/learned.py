@@ -23,12 +23,13 @@ the detectors before it):
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
 from dataclasses import replace
 from functools import cache
-from itertools import pairwise
+from itertools import chain, pairwise
 from operator import itemgetter
 from pathlib import Path
 
@@ -103,32 +104,42 @@ class LinearModel:
             grams.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
         return grams.intersection(self.word_weights)
 
-    def logit(self, folded: str) -> float:
+    def features(self, folded: str) -> tuple[set[str], set[str]]:
+        """The vocabulary's distinct character and word n-grams present in the text."""
+        return set(map(itemgetter(1), self.automaton.iter(folded))), self._word_features(folded)
+
+    def logit(self, folded: str, features: tuple[set[str], set[str]] | None = None) -> float:
         """bias + the weights of the distinct features present (the hot path: no spans).
 
         The few word weights are summed exactly (fsum), so their sum does not depend on
         the order of a set.
         """
-        characters = set(map(itemgetter(1), self.automaton.iter(folded)))
-        word_weights = self.word_weights
+        characters, grams = features or self.features(folded)
         return (
             self.bias
             + sum(map(self.char_weights.__getitem__, characters))
-            + math.fsum(map(word_weights.__getitem__, self._word_features(folded)))
+            + math.fsum(map(self.word_weights.__getitem__, grams))
         )
 
-    def contributions(self, folded: str) -> dict[str, tuple[float, int, int]]:
-        """Features present, each with its weight and first span in the folded text."""
-        # Walking the occurrences backwards leaves each n-gram's first one in the dict.
-        first_end = {gram: end for end, gram in reversed(list(self.automaton.iter(folded)))}
-        found: dict[str, tuple[float, int, int]] = {
-            "c:" + gram: (self.char_weights[gram], end - len(gram) + 1, end + 1)
-            for gram, end in first_end.items()
-        }
-        for gram in sorted(self._word_features(folded)):
+    def strongest(
+        self, folded: str, features: tuple[set[str], set[str]], count: int
+    ) -> list[tuple[float, str, int, int]]:
+        """The `count` features of largest weight (ties by name): weight, feature and the
+        span of its first occurrence in the folded text."""
+        characters, grams = features
+        ranked = heapq.nsmallest(
+            count,
+            chain(
+                ((-self.char_weights[gram], "c:" + gram) for gram in characters),
+                ((-self.word_weights[gram], "w:" + gram) for gram in grams),
+            ),
+        )
+        top = []
+        for negative, feature in ranked:
+            gram = feature[2:]
             start = max(folded.find(gram), 0)
-            found["w:" + gram] = (self.word_weights[gram], start, start + len(gram))
-        return found
+            top.append((-negative, feature, start, start + len(gram)))
+        return top
 
     def probability(self, folded: str) -> float:
         """The model's probability that the folded text is an attack."""
@@ -179,16 +190,13 @@ class LearnedDetector:
             return findings
         normalised = normalise(text)
         folded = normalised.text
-        probability = self.model.probability(folded)
+        features = self.model.features(folded)
+        probability = sigmoid(self.model.logit(folded, features))
         if probability < DAMP_BELOW and findings:
             return damped(findings, probability)
         if probability < EMIT_AT:
             return findings
-        found = self.model.contributions(folded)  # only for the texts it reports
-        top = sorted(
-            ((weight, feature, start, end) for feature, (weight, start, end) in found.items()),
-            key=lambda item: (-item[0], item[1]),
-        )[:TOP_FEATURES]
+        top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts
         limit = len(normalised.text)
         spans = tuple(
             Span(*normalised.to_original(min(start, limit), min(end, limit)), CATEGORY)

@@ -186,13 +186,15 @@ def _fold_table(distinct: set[str]) -> tuple[dict[int, str | int], list[str], bo
 _last_normalised: list = [None, None]  # (text, result): every detector folds the same text
 
 
-def normalise(text: str) -> NormalisedText:
+def normalise(text: str, *, remember: bool = True) -> NormalisedText:
     """Fold `text` for matching and keep the offset map back to the original (the last
-    result is remembered: the rules and the learned layer read the same folded text)."""
+    result is remembered: the rules and the learned layer read the same folded text;
+    `remember=False` for a passing text, such as a decoded payload, keeps it so)."""
     if _last_normalised[0] is text:
         return _last_normalised[1]
     result = _normalise(text)
-    _last_normalised[0], _last_normalised[1] = text, result
+    if remember:
+        _last_normalised[0], _last_normalised[1] = text, result
     return result
 
 

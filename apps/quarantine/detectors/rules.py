@@ -42,19 +42,17 @@ _NEGATION = re.compile(
     r"cannot|can't|won't|no one should|refuse to|avoid|without)\b|不要|不得|切勿|禁止|绝不|"
     r"不能|不会|从不|严禁|别|不可|请勿|勿|不应|从来不)[^.!?;。！？；]{0,25}$"
 )
-_DISCUSSION = Prefiltered(
-    re.compile(
-        r"(?<![./@-])\b(?:attackers?|attacks?|injections?|injected|phishing|scam(?:mers?)?|"
-        r"e\.g\.|for example|"
-        r"such as|phrases? like|strings? like|examples?|classifier|detector|detect(?:s|ed|ion)?|"
-        r"red[- ]team|jailbreaks? (?:attempts?|prompts?)|ctf|paper|article|blog post|talk|"
-        r"workshop|training (?:deck|session|course|slides)|lecture|quiz|test cases?|benchmark|"
-        r"awareness|film|movie|song|lyrics?|novel|quote|joked?|joking|sarcastic(?:ally)?|"
-        r"story|stories|villain|character|fiction|screenplay|plot)\b"
-        r"(?![./@-]\w)|"
-        r"攻击者?|注入|钓鱼|诈骗|骗子|例如|比如|类似|这种话术|话术|检测|识别|论文|文章|培训|课程|"
-        r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑|故事|短篇|反派|角色|剧本"
-    )
+_DISCUSSION = re.compile(
+    r"(?<![./@-])\b(?:attackers?|attacks?|injections?|injected|phishing|scam(?:mers?)?|"
+    r"e\.g\.|for example|"
+    r"such as|phrases? like|strings? like|examples?|classifier|detector|detect(?:s|ed|ion)?|"
+    r"red[- ]team|jailbreaks? (?:attempts?|prompts?)|ctf|paper|article|blog post|talk|"
+    r"workshop|training (?:deck|session|course|slides)|lecture|quiz|test cases?|benchmark|"
+    r"awareness|film|movie|song|lyrics?|novel|quote|joked?|joking|sarcastic(?:ally)?|"
+    r"story|stories|villain|character|fiction|screenplay|plot)\b"
+    r"(?![./@-]\w)|"
+    r"攻击者?|注入|钓鱼|诈骗|骗子|例如|比如|类似|这种话术|话术|检测|识别|论文|文章|培训|课程|"
+    r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑|故事|短篇|反派|角色|剧本"
 )
 # A report of what someone else did or would do ("they'd ignore all the rules") rather than
 # an imperative aimed at the agent.
@@ -68,17 +66,18 @@ QUOTED_DISCUSSION_FACTOR = 0.25
 DISCUSSION_FACTOR = 0.6
 # A discussion framed as defence — an incident handled, a finding fixed, a lesson drawn, a
 # study or exercise — reports an attack rather than making one: damped further.
-_DEFENSIVE_FRAMING = Prefiltered(
-    re.compile(
-        r"\b(?:takeaways?|lessons? learned|mitigations?|root cause|post-?mortem|incident"
-        r"|tabletop|simulation|survey|thesis|write-?up|owasp|red flag|was flagged|flagged it"
-        r"|fix(?:ed)? shipped|we tested|security (?:review|channel|training|week|guild)"
-        r"|poisoning pattern|reading suggestions)\b"
-        r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
-        r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
-    )
+_DEFENSIVE_FRAMING = re.compile(
+    r"\b(?:takeaways?|lessons? learned|mitigations?|root cause|post-?mortem|incident"
+    r"|tabletop|simulation|survey|thesis|write-?up|owasp|red flag|was flagged|flagged it"
+    r"|fix(?:ed)? shipped|we tested|security (?:review|channel|training|week|guild)"
+    r"|poisoning pattern|reading suggestions)\b"
+    r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
+    r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
 )
 DEFENDED_DISCUSSION_SHARE = 0.5
+# Searched only where one of their literal prefixes occurs (prefixes.py): same results.
+_DISCUSSION_CUES = Prefiltered(_DISCUSSION)
+_DEFENSIVE_FRAMING_CUES = Prefiltered(_DEFENSIVE_FRAMING)
 
 
 def _discussion_factor(text: str, start: int, end: int) -> float:
@@ -136,7 +135,7 @@ def is_defended_discussion(text: str) -> bool:
     for the text being analysed)."""
     if _last_defended[0] is not text:
         _last_defended[0] = text
-        _last_defended[1] = discusses_attacks(text) and bool(_DEFENSIVE_FRAMING.search(text))
+        _last_defended[1] = discusses_attacks(text) and bool(_DEFENSIVE_FRAMING_CUES.search(text))
     return _last_defended[1]
 
 
@@ -144,7 +143,7 @@ def discusses_attacks(text: str) -> bool:
     """Whether the (folded) text discusses attacks, fiction or examples; remembered for
     the text being analysed, which the phrase rules and the directive pass both ask about."""
     if _last_discussion[0] is not text:
-        _last_discussion[0], _last_discussion[1] = text, bool(_DISCUSSION.search(text))
+        _last_discussion[0], _last_discussion[1] = text, bool(_DISCUSSION_CUES.search(text))
     return _last_discussion[1]
 
 
@@ -285,7 +284,7 @@ class RuleDetector:
 
     def score_plain(self, text: str) -> tuple[float, list[str]]:
         """Best category score and categories for a decoded payload (no span mapping)."""
-        normalised = normalise(text)
+        normalised = normalise(text, remember=False)  # the text being assessed stays cached
         scores = {category: hit.score for category, hit in match_rules(normalised).items()}
         for category, hit in directive.analyse(
             normalised.text, negated=_is_negated, damping=DiscussionDamping()
