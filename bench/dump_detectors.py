@@ -28,15 +28,13 @@ django.setup()
 
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
-    DEV_PATH,
+    DEV_PATHS,
     GOLDEN_PATH,
     GOLDEN_SETS,
-    HELDOUT_V1_PATH,
-    TEST_PATH,
     dump_rows,
 )
 
-ALL_SETS = (CORPUS_PATH, DEV_PATH, HELDOUT_V1_PATH, TEST_PATH)
+ALL_SETS = (CORPUS_PATH, *DEV_PATHS)
 
 
 def main() -> None:

@@ -16,10 +16,18 @@ DEV_PATH = DATA / "detectors_dev" / "dev.jsonl"  # issue 17's development set: t
 # Held-out set v1: measured twice on 2026-11-30, then retired into development data on
 # 2026-12-01 (tuned and trained on since; it no longer measures generalisation).
 HELDOUT_V1_PATH = DATA / "detectors_heldout" / "test.jsonl"
-# The held-out test set v2 (issue 17): written by a second blind author without sight of
-# the rules, never tuned or trained on; read only for aggregate figures
-# (bench/bench_detectors.py, the floor test).
-TEST_PATH = DATA / "detectors_heldout_v2" / "test.jsonl"
+# Held-out set v2: written by a second blind author, measured once on 2026-12-01, then
+# retired into development data (tuned and trained on since).
+HELDOUT_V2_PATH = DATA / "detectors_heldout_v2" / "test.jsonl"
+# Synthetic training texts for the learned layer, written from the threat description
+# (bench/data/detectors_train/generate.py).
+SYNTHETIC_PATH = DATA / "detectors_train" / "train.jsonl"
+# Every development set: tuned and/or trained on, so never evidence of generalisation.
+DEV_PATHS = (DEV_PATH, HELDOUT_V1_PATH, HELDOUT_V2_PATH)
+# A blind test set lives outside the repository (its author never saw the rules, nobody
+# tuning them reads it): the benchmark takes it as `--test PATH`, the floor test from this
+# environment variable (a JSON-lines file, or a directory of them).
+TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 DEFAULT_SOURCE_KIND = "explicit_statement"
 
 
@@ -55,7 +63,10 @@ class Confusion:
 
 
 def load_corpus(path: Path = CORPUS_PATH) -> list[dict]:
-    """Read the JSON-lines corpus: {text, label, lang, category?, source_kind?, split?}."""
+    """Read the JSON-lines corpus: {text, label, lang, category?, source_kind?, split?};
+    a directory reads every ``*.jsonl`` file in it, in name order."""
+    if path.is_dir():
+        return [row for file in sorted(path.glob("*.jsonl")) for row in load_corpus(file)]
     with path.open(encoding="utf-8") as corpus:
         return [json.loads(line) for line in corpus if line.strip()]
 
