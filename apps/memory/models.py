@@ -5,6 +5,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from apps.tenancy.models import Scope, Tenant
 
@@ -104,7 +105,8 @@ class MemoryItem(models.Model):
     sealed_content = models.TextField(blank=True, default="")
     embedding = models.BinaryField(null=True, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set on insert; an importer or a restore may carry the original time (NewMemory).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
