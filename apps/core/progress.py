@@ -5,15 +5,23 @@ One line, redrawn in place on a terminal at most every `interval` seconds; elsew
 """
 
 import time
-from typing import TextIO
+from typing import Protocol
 
 WIDTH = 30
+
+
+class Output(Protocol):
+    """A text stream (sys.stderr, a command's OutputWrapper)."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> object: ...
 
 
 class ProgressBar:
     """`done` out of `total` units (bytes of a file, items), with a note such as a count."""
 
-    def __init__(self, *, total: int, stream: TextIO, label: str, interval: float = 0.2):
+    def __init__(self, *, total: int, stream: Output, label: str, interval: float = 0.2):
         self.total = max(total, 0)
         self.stream = stream
         self.label = label

@@ -26,7 +26,7 @@ Reader = Callable[..., Iterator[Record | Refusal]]
 FORMATS: dict[str, Reader] = {"jsonl": jsonl.read, "mem0": mem0.read, "langgraph": langgraph.read}
 # Statuses of an item the gate held back: a re-import of the same content is a duplicate.
 _HELD = (MemoryStatus.QUARANTINED, MemoryStatus.PENDING_REVIEW)
-_OUTCOME_BY_STATUS = {
+_OUTCOME_BY_STATUS: dict[str, str] = {
     MemoryStatus.QUARANTINED: "quarantined",
     MemoryStatus.PENDING_REVIEW: "pending_review",
 }
