@@ -13,6 +13,7 @@ from apps.audit.models import Action, AuditEvent
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.privacy.services import add_to_denylist
 from apps.quarantine.models import QuarantineEntry
+from apps.snapshots.importers import runner
 from tests.snapshots import langgraph_dump
 
 pytestmark = pytest.mark.django_db
@@ -173,12 +174,14 @@ def test_mem0_platform_answer_maps_categories_and_expiry_and_refuses_an_empty_me
     assert "imported: 2" in out and "refused: 1" in out
 
 
-def test_a_file_that_is_not_mem0_json_stops_the_command_non_zero(tmp_path, tenant_a):
+def test_a_file_that_is_not_mem0_json_stops_the_command_non_zero(tmp_path, tenant_a, monkeypatch):
+    monkeypatch.setattr(runner, "BATCH_SIZE", 2)  # the records read before the break count
+    drinks = [{"memory": f"Likes {drink}", "user_id": "u_1"} for drink in ("tea", "milk", "soda")]
     broken = tmp_path / "broken.json"
-    broken.write_text('{"results": [{"memory": "Likes tea", "user_id": "u_1"}, {"memo')
+    broken.write_text(json.dumps({"results": drinks})[:-2] + ', {"memo')
     with pytest.raises(CommandError, match="could not be read to its end"):
         run_import(broken, "mem0")
-    assert [item.content for item in MemoryItem.objects.all()] == [{"text": "Likes tea"}]
+    assert MemoryItem.objects.count() == 3
     assert summary_event().metadata["complete"] is False
     (tmp_path / "empty.json").write_text("{}")
     with pytest.raises(CommandError, match="no Mem0 memories found"):

@@ -1,13 +1,16 @@
 """Running an import: each foreign record, cleaned and validated, through the remember gate.
 
-One record at a time, each in its own transaction (the gate's): a bad record is refused
-alone, and an item is written whole or not at all. The import is idempotent: an item
+One record at a time, each all-or-nothing (the gate's atomic block: a savepoint inside
+a transaction committed every BATCH_SIZE records): a bad record is refused alone, and an
+item is written whole or not at all. The import is idempotent: an item
 already imported merges into itself (the gate's dedupe), or — when the gate held it
 (quarantine, conflict review) — is counted as a duplicate and not written twice.
 """
 
 from collections.abc import Callable, Iterator
 from typing import IO
+
+from django.db import transaction
 
 from apps.audit.models import Action
 from apps.core.errors import ServiceError
@@ -31,6 +34,8 @@ _OUTCOME_BY_STATUS: dict[str, str] = {
     MemoryStatus.PENDING_REVIEW: "pending_review",
 }
 _SCOPE_CACHE_SIZE = 10_000
+# Records committed together (one commit per batch, not per record).
+BATCH_SIZE = 100
 
 
 def import_memories(
@@ -46,19 +51,42 @@ def import_memories(
     audit the counts; refusals are reported to `on_refusal` as they happen."""
     summary = ImportSummary(format=format)
     scopes: dict[str, Scope] = {}
+    records = FORMATS[format](stream, tenant_slug=tenant.slug)
     try:
-        for record in FORMATS[format](stream, tenant_slug=tenant.slug):
-            outcome = _import_one(record, tenant=tenant, actor=actor, scopes=scopes)
-            if isinstance(outcome, Refusal):
-                summary.count("refused")
-                on_refusal(outcome)
-            else:
-                summary.count(outcome)
-            on_record(summary.records)
+        for batch in _batches(records):
+            # One commit per batch; each record is still all-or-nothing (the gate's own
+            # atomic block is a savepoint in here).
+            with transaction.atomic():
+                for record in batch:
+                    outcome = _import_one(record, tenant=tenant, actor=actor, scopes=scopes)
+                    if isinstance(outcome, Refusal):
+                        summary.count("refused")
+                        on_refusal(outcome)
+                    else:
+                        summary.count(outcome)
+                    on_record(summary.records)
     except Unreadable as error:
         summary.unreadable = str(error)
     record_import_summary(summary=summary, tenant_id=tenant.pk, actor=actor)
     return summary
+
+
+def _batches(records: Iterator[Record | Refusal]) -> Iterator[list[Record | Refusal]]:
+    """The records in lists of BATCH_SIZE; those read before the file turned out
+    unreadable still come out before the error."""
+    batch: list[Record | Refusal] = []
+    try:
+        for record in records:
+            batch.append(record)
+            if len(batch) == BATCH_SIZE:
+                yield batch
+                batch = []
+    except Unreadable:
+        if batch:
+            yield batch
+        raise
+    if batch:
+        yield batch
 
 
 def _import_one(
@@ -69,9 +97,10 @@ def _import_one(
         return record
     try:
         valid = validate_remember_body({**clean_body(record.body), "tenant": tenant.slug})
+        scope = _scope(valid["scope"], tenant=tenant, cache=scopes)
+        new = new_memory_from_values(valid, scope=scope)  # refuses an overflowing embedding
     except (BadRecord, ServiceError) as bad:
         return Refusal(record.position, str(bad))
-    new = new_memory_from_values(valid, scope=_scope(valid["scope"], tenant=tenant, cache=scopes))
     new.created_at = record.created_at
     if _held_already(new):
         return "merged"
