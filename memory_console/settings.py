@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "apps.quarantine",
     "apps.conflicts",
     "apps.privacy",
+    "apps.snapshots",
     "apps.reports",
     # Last: wires the apps above together (memory_console/pipeline.py).
     "memory_console.apps.PipelineConfig",

@@ -81,6 +81,7 @@ class Action(models.TextChoices):
     DENYLIST_LIFTED = "denylist.lifted", "Denylist entry lifted"
     SNAPSHOT_EXPORTED = "snapshot.exported", "Snapshot exported"
     SNAPSHOT_RESTORED = "snapshot.restored", "Snapshot restored"
+    IMPORT_FINISHED = "import.finished", "Foreign import finished (counts)"
 
 
 # Declared for the log's vocabulary but emitted by no code yet (the decay and expiry

@@ -109,7 +109,8 @@ class MemoryItem(models.Model):
     sealed_content = models.TextField(blank=True, default="")
     embedding = models.BinaryField(null=True, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set on insert; an importer or a restore may carry the original time (NewMemory).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -106,6 +106,23 @@ def pack_embedding(vector: list[float]) -> bytes:
     return packed.tobytes()
 
 
+def validate_remember_body(data: Any) -> dict[str, Any]:
+    """Validate a remember body (the API's, an importer's line) into resolved field values,
+    or refuse (GateRejected: 400 with per-field messages)."""
+    if not isinstance(data, dict):
+        message = "The body must be a JSON object."
+        raise GateRejected(message, fields={"non_field_errors": [message]})
+    try:
+        # One serializer for the process, validated as a parent serializer validates a
+        # nested one (run_validation keeps no state on it): its fields are built once, not
+        # deep-copied on every write, which cost more CPU than the rest of the validation.
+        return _REMEMBER_REQUEST.run_validation(data)
+    except serializers.ValidationError as invalid:
+        fields = field_messages(invalid.detail)
+        first_field, messages = next(iter(fields.items()))
+        raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
+
+
 def new_memory_from_request(
     data: Any, *, actor, api_key_prefix: str = "", scopes: dict | None = None
 ) -> NewMemory:
@@ -114,18 +131,7 @@ def new_memory_from_request(
 
     `scopes` (a batch's) keeps each resolved scope, so a batch looks each one up once.
     """
-    if not isinstance(data, dict):
-        message = "The body must be a JSON object."
-        raise GateRejected(message, fields={"non_field_errors": [message]})
-    try:
-        # One serializer for the process, validated as a parent serializer validates a
-        # nested one (run_validation keeps no state on it): its fields are built once, not
-        # deep-copied on every write, which cost more CPU than the rest of the validation.
-        valid = _REMEMBER_REQUEST.run_validation(data)
-    except serializers.ValidationError as invalid:
-        fields = field_messages(invalid.detail)
-        first_field, messages = next(iter(fields.items()))
-        raise GateRejected(f"{first_field}: {messages[0]}", fields=fields) from None
+    valid = validate_remember_body(data)
     kind, external_id = parse_scope_key(valid["scope"])
     tenant_slug = tenant_of_request(valid, actor=actor)
     wanted = (tenant_slug, kind, external_id)
@@ -139,6 +145,11 @@ def new_memory_from_request(
             scopes[wanted] = scope
     if scope is None:
         raise GateRejected(NOT_FOUND_MESSAGE, code="not_found")
+    return new_memory_from_values(valid, scope=scope, api_key_prefix=api_key_prefix)
+
+
+def new_memory_from_values(valid: dict[str, Any], *, scope, api_key_prefix: str = "") -> NewMemory:
+    """The NewMemory of validated remember values, written to `scope` (saved or not)."""
     content = valid["content"]
     embedding = valid.get("embedding")
     return NewMemory(

@@ -74,6 +74,9 @@ class NewMemory:
     sensitive: bool = False
     sealed_content: str = ""
     last_access_at: datetime | None = None
+    # When the memory was first written elsewhere (an importer's or a restore's original
+    # time, in UTC); None: now.
+    created_at: datetime | None = None
     # What the injection stage noticed about a write it let through (instruction_like,
     # unverified_source, …): stored on the item, carried by recall results (issue 17).
     flags: list[str] = field(default_factory=list)

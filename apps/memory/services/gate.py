@@ -186,7 +186,7 @@ def _merge_into_twin(draft: Draft, twin: Twin) -> MemoryItem:
 
 def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, Any]:
     """The MemoryItem field values of a judged NewMemory."""
-    return {
+    values: dict[str, Any] = {
         "tenant": memory.tenant,
         "scope": memory.scope,
         "memory_type": memory.memory_type,
@@ -213,6 +213,9 @@ def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, An
         "metadata": memory.metadata,
         "status": status,
     }
+    if memory.created_at is not None:  # an import keeps the original creation time
+        values["created_at"] = memory.created_at
+    return values
 
 
 def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
