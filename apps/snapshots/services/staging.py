@@ -91,61 +91,45 @@ def staging_tables() -> Iterator["StagingWriter"]:
 
 
 class StagingWriter:
-    """Appends staged rows: a COPY stream on PostgreSQL, batched inserts elsewhere."""
+    """Appends staged rows a batch at a time: one COPY per batch on PostgreSQL (the
+    connection stays free for the stages' own queries between batches), batched inserts
+    elsewhere."""
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
-        self._copy_context: Any = None
-        self._copy: Any = None
-        self._cursor: Any = None
         self.count = 0
         self._fields = [_FIELDS[name] for name in COLUMNS]
 
     def add(self, values: dict[str, Any]) -> None:
-        prepared = tuple(
-            field.get_db_prep_save(values.get(name), connection=connection)
-            for name, field in zip(COLUMNS, self._fields, strict=True)
+        self.rows.append(
+            tuple(
+                field.get_db_prep_save(values.get(name), connection=connection)
+                for name, field in zip(COLUMNS, self._fields, strict=True)
+            )
         )
         self.count += 1
-        if connection.vendor == "postgresql":
-            if self._copy is None:
-                self._cursor = connection.cursor()
-                statement = f"COPY {STAGING} ({', '.join(COLUMNS)}) FROM STDIN"
-                self._copy_context = self._cursor.cursor.copy(statement)
-                self._copy = self._copy_context.__enter__()
-            self._copy.write_row(prepared)
-            return
-        self.rows.append(prepared)
         if len(self.rows) >= _BATCH:
-            self._insert_batch()
-
-    def _insert_batch(self) -> None:
-        if not self.rows:
-            return
-        placeholders = ", ".join(["%s"] * len(COLUMNS))
-        with connection.cursor() as cursor:
-            cursor.executemany(
-                f"INSERT INTO {STAGING} ({', '.join(COLUMNS)}) VALUES ({placeholders})",
-                self.rows,
-            )
-        self.rows = []
+            self.finish()
 
     def finish(self) -> None:
-        """Flush what is buffered (end of pass 1)."""
-        if self._copy_context is not None:
-            self._copy_context.__exit__(None, None, None)
-            self._copy_context = self._copy = None
-            self._cursor.close()
-        self._insert_batch()
+        """Write what is buffered (every batch, and at the end of pass 1)."""
+        if not self.rows:
+            return
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                statement = f"COPY {STAGING} ({', '.join(COLUMNS)}) FROM STDIN"
+                with cursor.cursor.copy(statement) as copy:
+                    for row in self.rows:
+                        copy.write_row(row)
+            else:
+                placeholders = ", ".join(["%s"] * len(COLUMNS))
+                cursor.executemany(
+                    f"INSERT INTO {STAGING} ({', '.join(COLUMNS)}) VALUES ({placeholders})",
+                    self.rows,
+                )
+        self.rows = []
 
     def abort(self) -> None:
-        if self._copy_context is not None:
-            try:
-                self._copy_context.__exit__(RuntimeError, RuntimeError("aborted"), None)
-            except Exception:  # noqa: S110 - the COPY is being abandoned with its tables
-                pass
-            self._copy_context = self._copy = None
-            self._cursor.close()
         self.rows = []
 
 
