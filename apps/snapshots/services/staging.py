@@ -41,6 +41,7 @@ _FIELDS: dict[str, models.Field] = {
     **_EXTRA,
     **{name: MemoryItem._meta.get_field(name) for name in _ITEM_COLUMNS},
 }
+_JSON_COLUMNS = frozenset({"content", "flags"})
 SCOPE_COLUMNS = ("scope_no", "kind", "external_id", "subject", "scope_id")
 
 
@@ -101,12 +102,20 @@ class StagingWriter:
         self._fields = [_FIELDS[name] for name in COLUMNS]
 
     def add(self, values: dict[str, Any]) -> None:
-        self.rows.append(
-            tuple(
+        if connection.vendor == "postgresql":
+            # COPY adapts plain values itself; only JSON needs the field's preparation.
+            row = tuple(
+                field.get_db_prep_save(values[name], connection=connection)
+                if name in _JSON_COLUMNS
+                else values.get(name)
+                for name, field in zip(COLUMNS, self._fields, strict=True)
+            )
+        else:
+            row = tuple(
                 field.get_db_prep_save(values.get(name), connection=connection)
                 for name, field in zip(COLUMNS, self._fields, strict=True)
             )
-        )
+        self.rows.append(row)
         self.count += 1
         if len(self.rows) >= _BATCH:
             self.finish()
