@@ -79,8 +79,10 @@ def _chosen_scopes(tenant: Tenant, scope_keys: list[str]) -> list[int] | None:
     return ids
 
 
-def _read_only_snapshot() -> None:
-    if connection.vendor == "postgresql":
+def _read_only_snapshot(*, outermost: bool) -> None:
+    """One snapshot of the data for the counts and the rows (inside a caller's own
+    transaction, that transaction's view is used as it is)."""
+    if connection.vendor == "postgresql" and outermost:
         with connection.cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
@@ -149,8 +151,9 @@ def export_snapshot(
     scope_ids = _chosen_scopes(tenant, scope_keys or [])
     where, params = _item_filter(tenant, scope_ids)
     table = MemoryItem._meta.db_table
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        _read_only_snapshot()
+        _read_only_snapshot(outermost=outermost)
         with connection.cursor() as cursor:
             cursor.execute(
                 f"SELECT scope_id, count(*) FROM {table} WHERE {where} GROUP BY scope_id",  # noqa: S608
