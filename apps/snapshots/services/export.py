@@ -103,11 +103,11 @@ def _item_lines(where: str, params: list[Any]) -> Any:
         members = ", ".join(f"'{name}', {column}" for name, column in _ITEM_MEMBERS)
         sql = (
             f"SELECT json_build_object('t', 'item', {members})::text, sealed_content "  # noqa: S608
-            f"FROM {table} WHERE {where} ORDER BY created_at, id"
+            f"FROM {table} WHERE {where}"
         )
     else:
         columns = ", ".join(column for _, column in _ITEM_MEMBERS)
-        sql = f"SELECT {columns}, sealed_content FROM {table} WHERE {where} ORDER BY created_at, id"  # noqa: S608
+        sql = f"SELECT {columns}, sealed_content FROM {table} WHERE {where}"  # noqa: S608
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(_FETCH):
