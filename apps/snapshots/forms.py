@@ -28,7 +28,9 @@ class ExportForm(forms.Form):
     passphrase = forms.CharField(
         required=False,
         widget=forms.PasswordInput(render_value=False),
-        help_text="To restore on another installation; empty seals it with this installation's keys.",
+        help_text=(
+            "To restore on another installation; empty seals it with this installation's keys."
+        ),
     )
 
     def __init__(self, *args, tenants, **kwargs):

@@ -6,7 +6,8 @@ from django.test import Client
 
 from apps.memory.models import MemoryItem
 from tests.conftest import browser_test
-from tests.snapshots.conftest import PASSPHRASE, populated  # noqa: F401
+from tests.snapshots.conftest import PASSPHRASE
+from tests.snapshots.conftest import populated as populated
 
 pytestmark = [*browser_test, pytest.mark.slow]
 
@@ -32,7 +33,10 @@ def officer_page(browser, live_server, officer):
 
 
 def test_export_download_upload_dry_run_and_apply_through_the_console(
-    officer_page, populated, tenant_b, tmp_path
+    officer_page,
+    populated,
+    tenant_b,
+    tmp_path,
 ):
     page = officer_page
     page.goto("/snapshots/")

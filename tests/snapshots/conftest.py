@@ -13,7 +13,7 @@ from apps.snapshots.package import MAGIC
 from apps.snapshots.services import export_snapshot
 from apps.tenancy.models import Scope
 
-PASSPHRASE = "correct horse battery"  # noqa: S105
+PASSPHRASE = "correct horse battery"
 
 
 def write(tenant, scope_key: str, content: dict, *, subject: str = "", key: str = "", **extra):
@@ -68,13 +68,15 @@ def split_frames(data: bytes) -> tuple[bytes, list[bytes]]:
     return head, frames
 
 
-def run_restore(path, tenant, *args, passphrase_env: str | None = "SNAP_PASS", **options):
+def run_restore(path, tenant, *args, passphrase_env: str | None = "SNAP_PASS", **options):  # noqa: S107
     """call_command restore_snapshot; returns (exit ok?, output or the error message)."""
     out = io.StringIO()
     if passphrase_env:
         options["passphrase_env"] = passphrase_env
     try:
-        call_command("restore_snapshot", str(path), *args, tenant=tenant.slug, stdout=out, **options)
+        call_command(
+            "restore_snapshot", str(path), *args, tenant=tenant.slug, stdout=out, **options
+        )
     except CommandError as error:
         return False, str(error)
     return True, out.getvalue()

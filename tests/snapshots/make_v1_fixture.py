@@ -11,12 +11,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PASSPHRASE = "legacy-passphrase"  # noqa: S105 - a test fixture's passphrase
+PASSPHRASE = "legacy-passphrase"
 
 LINES = [
     {
         "scope": "user:u_legacy", "subject": "u_legacy", "type": "semantic",
-        "id": "mem_0f1e2d3c4b5a69788796a5b4c3d2e1f0", "content": {"text": "Prefers tea over coffee."},
+        "id": "mem_0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "content": {"text": "Prefers tea over coffee."},
         "source": "legacy@1", "source_kind": "explicit_statement", "importance": 0.7,
         "half_life_days": 30, "created_at": 1700000000, "last_access_at": 1700003600,
         "status": "active",

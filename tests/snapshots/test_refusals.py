@@ -41,7 +41,9 @@ def _refused(tmp_path, data: bytes, tenant, *args, **options) -> str:
     return message
 
 
-def test_the_sample_package_has_several_chunks_and_restores(populated, tenant_b, tmp_path, snap_pass, small_chunks):
+def test_the_sample_package_has_several_chunks_and_restores(
+    populated, tenant_b, tmp_path, snap_pass, small_chunks
+):
     data = package_bytes(populated)
     assert len(split_frames(data)[1]) >= 4
     path = tmp_path / "ok.mcpkg"
@@ -60,7 +62,9 @@ def test_a_wrong_passphrase_is_named(populated, tenant_b, tmp_path, monkeypatch)
 def test_a_package_of_another_installation_names_its_key(populated, tenant_b, tmp_path):
     data = package_bytes(populated, passphrase=None)
     other = "x" * 43 + "="
-    with override_settings(MEMORY_CONSOLE_ENCRYPTION_KEYS=["TmV3LWtleS0wMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM="]):
+    with override_settings(
+        MEMORY_CONSOLE_ENCRYPTION_KEYS=["TmV3LWtleS0wMTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM="]
+    ):
         message = _refused(tmp_path, data, tenant_b, passphrase_env=None)
     assert "Wrong key" in message and "installation key" in message
     assert other not in message

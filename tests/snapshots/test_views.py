@@ -38,15 +38,23 @@ def test_export_then_download_and_no_one_else_gets_the_file(
 ):
     client = _client(officer)
     with django_capture_on_commit_callbacks(execute=True):
-        answer = client.post("/snapshots/export/", {"tenant": "tenant-a", "scopes": "", "passphrase": PASSPHRASE})
+        answer = client.post(
+            "/snapshots/export/", {"tenant": "tenant-a", "scopes": "", "passphrase": PASSPHRASE}
+        )
     job = SnapshotJob.objects.get()
     assert answer.status_code == 302 and answer["Location"] == f"/snapshots/{job.pk}/"
-    assert job.status == JobStatus.SUCCEEDED and job.outcome["items"] == 7 and not job.passphrase_sealed
+    assert (
+        job.status == JobStatus.SUCCEEDED
+        and job.outcome["items"] == 7
+        and not job.passphrase_sealed
+    )
     page = client.get(f"/snapshots/{job.pk}/")
     assert b"download-link" in page.content and b"hx-trigger" not in page.content
     download = client.get(f"/snapshots/{job.pk}/download/")
     body = b"".join(download.streaming_content)
-    assert download.status_code == 200 and body.startswith(b"MCPKG\n") and len(body) == job.file_size
+    assert (
+        download.status_code == 200 and body.startswith(b"MCPKG\n") and len(body) == job.file_size
+    )
     officer_b = _persona("officer_b_only", Role.COMPLIANCE_OFFICER, tenant_b)
     assert _client(officer_b).get(f"/snapshots/{job.pk}/download/").status_code == 404
     assert _client(officer_b).get(f"/snapshots/{job.pk}/").status_code == 404
@@ -105,11 +113,15 @@ def test_a_broken_upload_fails_with_the_reason_and_writes_nothing(
 
 
 def test_a_running_job_is_polled_by_htmx_until_it_ends(officer, tenant_a):
-    job = SnapshotJob.objects.create(kind="export", tenant=tenant_a, status=JobStatus.RUNNING, processed=5, total=10)
+    job = SnapshotJob.objects.create(
+        kind="export", tenant=tenant_a, status=JobStatus.RUNNING, processed=5, total=10
+    )
     client = _client(officer)
     page = client.get(f"/snapshots/{job.pk}/")
     assert b'hx-trigger="every 1s"' in page.content and b'value="50"' in page.content
-    partial = client.get(f"/snapshots/{job.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="job-status")
+    partial = client.get(
+        f"/snapshots/{job.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="job-status"
+    )
     assert partial.content.lstrip().startswith(b'<div id="job-status"')
     SnapshotJob.objects.filter(pk=job.pk).update(status=JobStatus.FAILED, error="boom")
     done = client.get(f"/snapshots/{job.pk}/", HTTP_HX_REQUEST="true", HTTP_HX_TARGET="job-status")

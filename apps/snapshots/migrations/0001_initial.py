@@ -6,41 +6,92 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('tenancy', '0002_tenant_expiry_policy'),
+        ("tenancy", "0002_tenant_expiry_policy"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='SnapshotJob',
+            name="SnapshotJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('export', 'Export'), ('restore', 'Restore')], max_length=16)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('validated', 'Dry run ready'), ('applying', 'Applying'), ('succeeded', 'Succeeded'), ('failed', 'Failed')], default='queued', max_length=16)),
-                ('processed', models.PositiveBigIntegerField(default=0)),
-                ('total', models.PositiveBigIntegerField(default=0)),
-                ('scope_keys', models.JSONField(blank=True, default=list)),
-                ('mapping', models.JSONField(blank=True, default=dict)),
-                ('on_conflict', models.CharField(choices=[('skip', 'Skip the incoming value'), ('keep_both', 'Keep both values'), ('review', 'Open a conflict for review')], default='skip', max_length=16)),
-                ('uses_passphrase', models.BooleanField(default=False)),
-                ('passphrase_sealed', models.TextField(blank=True, default='')),
-                ('file_name', models.CharField(blank=True, default='', max_length=200)),
-                ('file_size', models.PositiveBigIntegerField(default=0)),
-                ('report', models.JSONField(blank=True, default=dict)),
-                ('outcome', models.JSONField(blank=True, default=dict)),
-                ('error', models.TextField(blank=True, default='')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tenant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tenancy.tenant')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("export", "Export"), ("restore", "Restore")], max_length=16
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("validated", "Dry run ready"),
+                            ("applying", "Applying"),
+                            ("succeeded", "Succeeded"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=16,
+                    ),
+                ),
+                ("processed", models.PositiveBigIntegerField(default=0)),
+                ("total", models.PositiveBigIntegerField(default=0)),
+                ("scope_keys", models.JSONField(blank=True, default=list)),
+                ("mapping", models.JSONField(blank=True, default=dict)),
+                (
+                    "on_conflict",
+                    models.CharField(
+                        choices=[
+                            ("skip", "Skip the incoming value"),
+                            ("keep_both", "Keep both values"),
+                            ("review", "Open a conflict for review"),
+                        ],
+                        default="skip",
+                        max_length=16,
+                    ),
+                ),
+                ("uses_passphrase", models.BooleanField(default=False)),
+                ("passphrase_sealed", models.TextField(blank=True, default="")),
+                ("file_name", models.CharField(blank=True, default="", max_length=200)),
+                ("file_size", models.PositiveBigIntegerField(default=0)),
+                ("report", models.JSONField(blank=True, default=dict)),
+                ("outcome", models.JSONField(blank=True, default=dict)),
+                ("error", models.TextField(blank=True, default="")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tenant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="tenancy.tenant",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
-                'indexes': [models.Index(fields=['tenant', '-created_at'], name='snapjob_tenant_newest')],
+                "ordering": ["-created_at", "-id"],
+                "indexes": [
+                    models.Index(fields=["tenant", "-created_at"], name="snapjob_tenant_newest")
+                ],
             },
         ),
     ]

@@ -101,7 +101,8 @@ def unwrap_data_key(key: Any, *, passphrase: str | None) -> bytes:
         kek = _kek(passphrase, salt=_unb64(key.get("salt"), "salt"), n=n, r=r, p=p)
         try:
             return AESGCM(kek).decrypt(
-                _unb64(key.get("nonce"), "nonce"), _unb64(key.get("wrapped"), "wrapped key"),
+                _unb64(key.get("nonce"), "nonce"),
+                _unb64(key.get("wrapped"), "wrapped key"),
                 _WRAP_AAD,
             )
         except InvalidTag as error:

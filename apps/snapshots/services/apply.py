@@ -57,7 +57,7 @@ _ITEM_EXPRESSIONS = {
 def _insert_items_sql(*, on_conflict: str) -> tuple[str, list[str]]:
     """INSERT … SELECT of every MemoryItem column (a new column fails here, loudly), and
     the names of its parameters in order."""
-    columns = [field.column for field in MemoryItem._meta.concrete_fields]
+    columns = [str(field.column) for field in MemoryItem._meta.concrete_fields]
     if set(columns) != set(_ITEM_EXPRESSIONS):
         raise RuntimeError(f"The restore does not fill every item column: {sorted(columns)}")
     expressions = [_ITEM_EXPRESSIONS[column] for column in columns]
@@ -140,9 +140,7 @@ def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
     """The quarantine entries of the items the injection stage held: its on-persist work,
     obtained by running the content stages again over each stored item."""
     held = 0
-    sql = (
-        f"SELECT s.id FROM {_S} s WHERE {_inserted(on_conflict)} AND s.status = %s"  # noqa: S608
-    )
+    sql = f"SELECT s.id FROM {_S} s WHERE {_inserted(on_conflict)} AND s.status = %s"  # noqa: S608
     for rows in staging.fetch_in_batches(sql, [str(MemoryStatus.QUARANTINED)]):
         items = MemoryItem.objects.filter(pk__in=[row[0] for row in rows]).select_related(
             "tenant", "scope"
@@ -200,7 +198,9 @@ def apply_staged(
     with audited_change():
         _drop_erased_since(staged)
         report = dry_run_report(staged, on_conflict=on_conflict, mapping=audit_data["mapping"])
-        created = _create_missing_scopes(staged, tenant=tenant, on_conflict=on_conflict, actor=actor)
+        created = _create_missing_scopes(
+            staged, tenant=tenant, on_conflict=on_conflict, actor=actor
+        )
         sql, order = _insert_items_sql(on_conflict=on_conflict)
         values = {
             "tenant": tenant.pk,
@@ -214,7 +214,12 @@ def apply_staged(
                 _INSERT_VERSIONS.format(
                     versions=_VERSIONS, staging=_S, inserted=_inserted(on_conflict)
                 ),
-                [str(Action.SNAPSHOT_RESTORED), reference[:64], user_id, _prep(MemoryVersion, "created_at", now)],
+                [
+                    str(Action.SNAPSHOT_RESTORED),
+                    reference[:64],
+                    user_id,
+                    _prep(MemoryVersion, "created_at", now),
+                ],
             )
             cursor.execute(
                 _LINK_SUCCESSORS.format(

@@ -194,7 +194,10 @@ def export_snapshot(
     if progress is not None:
         progress(done, total)
     result = ExportResult(
-        items=done, scopes=len(per_scope), bytes=writer.bytes_written, key=writer.header["key"]["wrap"]
+        items=done,
+        scopes=len(per_scope),
+        bytes=writer.bytes_written,
+        key=writer.header["key"]["wrap"],
     )
     with transaction.atomic():
         record(

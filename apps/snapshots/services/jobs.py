@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -40,6 +41,10 @@ def snapshot_dir() -> Path:
 
 def package_path(job: SnapshotJob) -> Path:
     return snapshot_dir() / job.file_name
+
+
+def _person(actor: Actor) -> User | None:
+    return None if isinstance(actor, str) else actor
 
 
 def _seal_passphrase(passphrase: str) -> str:
@@ -73,7 +78,7 @@ def start_export(
             scope_keys=scope_keys,
             uses_passphrase=bool(passphrase),
             passphrase_sealed=_seal_passphrase(passphrase),
-            created_by=actor if getattr(actor, "pk", None) else None,
+            created_by=_person(actor),
         )
         job.file_name = f"export-{job.pk}-{secrets.token_hex(8)}.mcpkg"
         job.save(update_fields=["file_name"])
@@ -99,7 +104,7 @@ def start_restore(
             on_conflict=on_conflict,
             uses_passphrase=bool(passphrase),
             passphrase_sealed=_seal_passphrase(passphrase),
-            created_by=actor if getattr(actor, "pk", None) else None,
+            created_by=_person(actor),
         )
         job.file_name = f"restore-{job.pk}-{secrets.token_hex(8)}.mcpkg"
         size = 0
@@ -146,7 +151,10 @@ def _progress(job_id: int):
 
 def _fail(job_id: int, error: ServiceError) -> None:
     SnapshotJob.objects.filter(pk=job_id).update(
-        status=JobStatus.FAILED, error=error.message, passphrase_sealed="", finished_at=timezone.now()
+        status=JobStatus.FAILED,
+        error=error.message,
+        passphrase_sealed="",
+        finished_at=timezone.now(),
     )
 
 

@@ -25,7 +25,10 @@ class Mapping:
     subjects: dict[str, str] = field(default_factory=dict)
 
     def as_pairs(self) -> dict[str, str]:
-        return {**self.scopes, **{SUBJECT_PREFIX + k: SUBJECT_PREFIX + v for k, v in self.subjects.items()}}
+        return {
+            **self.scopes,
+            **{SUBJECT_PREFIX + k: SUBJECT_PREFIX + v for k, v in self.subjects.items()},
+        }
 
     def __len__(self) -> int:
         return len(self.scopes) + len(self.subjects)

@@ -35,11 +35,19 @@ _EXTRA: dict[str, models.Field] = {
     "superseded_old": models.UUIDField(null=True),
     "outcome": models.CharField(max_length=16),
 }
+
+
+def _item_field(name: str) -> models.Field:
+    field = MemoryItem._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
 # Staged columns in COPY order: the extras, then the item's own (its id is the new id).
 COLUMNS: tuple[str, ...] = (*_EXTRA, *_ITEM_COLUMNS)
 _FIELDS: dict[str, models.Field] = {
     **_EXTRA,
-    **{name: MemoryItem._meta.get_field(name) for name in _ITEM_COLUMNS},
+    **{name: _item_field(name) for name in _ITEM_COLUMNS},
 }
 _JSON_COLUMNS = frozenset({"content", "flags"})
 SCOPE_COLUMNS = ("scope_no", "kind", "external_id", "subject", "scope_id")
@@ -133,7 +141,7 @@ class StagingWriter:
             else:
                 placeholders = ", ".join(["%s"] * len(COLUMNS))
                 cursor.executemany(
-                    f"INSERT INTO {STAGING} ({', '.join(COLUMNS)}) VALUES ({placeholders})",
+                    f"INSERT INTO {STAGING} ({', '.join(COLUMNS)}) VALUES ({placeholders})",  # noqa: S608
                     self.rows,
                 )
         self.rows = []
@@ -148,7 +156,7 @@ def add_scopes(rows: Sequence[tuple[int, str, str, str, int | None]]) -> None:
     with connection.cursor() as cursor:
         for start in range(0, len(rows), _BATCH):
             cursor.executemany(
-                f"INSERT INTO {SCOPES} ({', '.join(SCOPE_COLUMNS)}) VALUES ({placeholders})",
+                f"INSERT INTO {SCOPES} ({', '.join(SCOPE_COLUMNS)}) VALUES ({placeholders})",  # noqa: S608
                 list(rows[start : start + _BATCH]),
             )
 

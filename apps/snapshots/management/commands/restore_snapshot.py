@@ -40,7 +40,9 @@ class Command(BaseCommand):
         parser.add_argument("--passphrase-env")
         parser.add_argument("--dry-run", action="store_true", help="Report only; write nothing.")
         parser.add_argument(
-            "--on-conflict", choices=OnConflict.values, default=OnConflict.SKIP,
+            "--on-conflict",
+            choices=OnConflict.values,
+            default=OnConflict.SKIP,
             help="An incoming value that contradicts an active one: skip it, keep both, "
             "or open a conflict for review (default: skip).",
         )
@@ -66,7 +68,9 @@ class Command(BaseCommand):
                     progress=bar,
                 )
         except ServiceError as error:
-            raise CommandError(f"refusing to restore, nothing was written: {error.message}") from error
+            raise CommandError(
+                f"refusing to restore, nothing was written: {error.message}"
+            ) from error
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error}") from error
         bar.finish()
