@@ -270,6 +270,13 @@ MEMORY_CONSOLE_API_KEY_RATE = env_str("MEMORY_CONSOLE_API_KEY_RATE", "1200/min")
 MEMORY_CONSOLE_BAD_KEY_LIMIT = env_int("MEMORY_CONSOLE_BAD_KEY_LIMIT", 20)
 # Largest API request body accepted (413 above it); memory content has its own 64 KiB cap.
 MEMORY_CONSOLE_MAX_REQUEST_BYTES = env_int("MEMORY_CONSOLE_MAX_REQUEST_BYTES", 1024 * 1024)
+# Where MemoryPackage files (exports, uploaded restores) are kept; served only through the
+# permission-checked download view, never as static or media files.
+MEMORY_CONSOLE_SNAPSHOT_DIR = Path(
+    env_str("MEMORY_CONSOLE_SNAPSHOT_DIR") or (BASE_DIR / "var" / "snapshots")
+)
+# Largest package accepted by the console's upload (bytes).
+MEMORY_CONSOLE_SNAPSHOT_MAX_UPLOAD = env_int("MEMORY_CONSOLE_SNAPSHOT_MAX_UPLOAD", 2 * 1024**3)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Memory Console API",
     "DESCRIPTION": "Remember, recall, forget and merge agent memories; govern them.",

@@ -39,6 +39,12 @@ class ProgressBar:
             self.stream.flush()
             self._drawn_at = now
 
+    def __call__(self, done: int, total: int) -> None:
+        """The callback services take (`progress=`): `done` of a `total` they learn as
+        they go (a restore knows its item count only from the package's header)."""
+        self.total = max(total, 0)
+        self.update(done, note=f"{done:,}/{total:,}")
+
     def close(self) -> None:
         """Write the last state on its own line."""
         if self._line:
