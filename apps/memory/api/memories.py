@@ -14,7 +14,6 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
     extend_schema_view,
-    inline_serializer,
 )
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -49,27 +48,6 @@ from apps.tenancy.keys import parse_scope_key
 from apps.tenancy.permissions import Perm
 from memory_console.metrics import count_gate_outcome
 
-ErrorResponse = inline_serializer(
-    name="Error",
-    fields={
-        "error": inline_serializer(
-            name="ErrorDetail",
-            fields={
-                "code": serializers.CharField(),
-                "message": serializers.CharField(),
-                "fields": serializers.DictField(child=serializers.JSONField()),
-            },
-        )
-    },
-)
-_ERRORS = {
-    400: OpenApiResponse(ErrorResponse, description="Bad input"),
-    401: OpenApiResponse(ErrorResponse, description="Not authenticated"),
-    403: OpenApiResponse(ErrorResponse, description="Forbidden (e.g. CSRF)"),
-    404: OpenApiResponse(ErrorResponse, description="Unknown or not permitted"),
-    413: OpenApiResponse(ErrorResponse, description="Request too large"),
-    429: OpenApiResponse(ErrorResponse, description="Throttled; see Retry-After"),
-}
 _ID_PARAMETER = OpenApiParameter(
     "id", OpenApiTypes.STR, OpenApiParameter.PATH, description="`mem_<hex>` or a UUID."
 )
@@ -130,12 +108,12 @@ class MemoryCursorPagination(KeysetCursorPagination):
                 "status are listed as `{id, status}` only, without content.",
             ),
         ],
-        responses={200: MemorySerializer(many=True), **_ERRORS},
+        responses={200: MemorySerializer(many=True)},
     ),
     retrieve=extend_schema(
         summary="Read one memory with its version and effective score",
         parameters=[_ID_PARAMETER],
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     ),
     create=extend_schema(
         summary="Remember: write a memory through the gate",
@@ -143,7 +121,6 @@ class MemoryCursorPagination(KeysetCursorPagination):
         responses={
             201: RememberResponseSerializer,
             200: OpenApiResponse(RememberResponseSerializer, description="Merged (duplicate)"),
-            **_ERRORS,
         },
     ),
     partial_update=extend_schema(
@@ -152,14 +129,12 @@ class MemoryCursorPagination(KeysetCursorPagination):
         request=MemoryPatchRequest,
         responses={
             200: MemorySerializer,
-            409: OpenApiResponse(ErrorResponse, description="Stale version"),
-            **_ERRORS,
         },
     ),
     destroy=extend_schema(
         summary="Forget: archive a memory (soft)",
         parameters=[_ID_PARAMETER],
-        responses={204: None, **_ERRORS},
+        responses={204: None},
     ),
 )
 class MemoryViewSet(
@@ -267,7 +242,7 @@ class MemoryViewSet(
         summary="Feedback: positive reinforces, negative cuts importance",
         parameters=[_ID_PARAMETER],
         request=FeedbackRequest,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @action(detail=True, methods=["post"])
     def feedback(self, request, *args, **kwargs):
@@ -284,7 +259,7 @@ class MemoryViewSet(
         summary="Restore an archived memory to recall (operators: review rights on its scope)",
         parameters=[_ID_PARAMETER],
         request=None,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @action(detail=True, methods=["post"])
     def restore(self, request, *args, **kwargs):
@@ -299,7 +274,7 @@ class MemoryViewSet(
     @extend_schema(
         summary="Merge memories of one scope into the newest",
         request=MergeRequest,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @action(detail=False, methods=["post"])
     def merge(self, request, *args, **kwargs):
