@@ -9,6 +9,8 @@ per-view declaration:
   (`Error`, the shape of apps.core.api.api_exception_handler), by what the operation
   takes: a body, a path parameter, an `If-Match` header, a state to change.
 An explicit `extend_schema(responses={...})` entry for a status wins over the default.
+Response headers are declared the same way: `Location` on a 201, `RateLimit-*` on the
+answers of throttled operations, `Retry-After` on a 429.
 """
 
 from typing import Any, ClassVar
@@ -42,6 +44,27 @@ _RETRY_AFTER = {
     "Retry-After": {
         "schema": {"type": "integer"},
         "description": "Seconds to wait before retrying.",
+    }
+}
+# Sent to an agent key whenever a request budget is configured (2xx answers and 429).
+_RATE_LIMIT = {
+    "RateLimit-Limit": {
+        "schema": {"type": "integer"},
+        "description": "Requests allowed per window for this key.",
+    },
+    "RateLimit-Remaining": {
+        "schema": {"type": "integer"},
+        "description": "Requests left in the current window.",
+    },
+    "RateLimit-Reset": {
+        "schema": {"type": "integer"},
+        "description": "Seconds until the window frees a request.",
+    },
+}
+_LOCATION = {
+    "Location": {
+        "schema": {"type": "string", "format": "uri-reference"},
+        "description": "Where the created resource can be read.",
     }
 }
 
@@ -131,9 +154,18 @@ class MemoryConsoleAutoSchema(AutoSchema):
                 continue
             response = self._get_response_for_code(self.error_serializer, str(status))
             response["description"] = ERROR_DESCRIPTIONS[status]
-            if status == 429:
-                response["headers"] = dict(_RETRY_AFTER)
             responses[str(status)] = response
+        throttled = bool(self.view.get_throttles())
+        for code, response in responses.items():
+            headers = {}
+            if code == "201":
+                headers.update(_LOCATION)
+            if throttled and (code.startswith("2") or code == "429"):
+                headers.update(_RATE_LIMIT)
+            if code == "429":
+                headers.update(_RETRY_AFTER)
+            if headers:
+                response["headers"] = {**headers, **response.get("headers", {})}
         return responses
 
     def _map_basic_serializer(self, serializer, direction):

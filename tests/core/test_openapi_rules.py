@@ -116,6 +116,11 @@ def test_every_error_is_declared_with_the_error_document(schema):
             assert "412" in errors, where
             if method == "patch":
                 assert "428" in errors, where
+        for code, response in responses.items():
+            if code.startswith("2") or code == "429":
+                assert "RateLimit-Remaining" in response["headers"], (where, code)
+            if code == "201":
+                assert "Location" in response["headers"], where
     patch = schema["paths"]["/api/v1/memories/{id}/"]["patch"]["responses"]
     assert {"409", "412", "428"} <= set(patch)
     assert "409" not in schema["paths"]["/api/v1/recall/"]["post"]["responses"]
