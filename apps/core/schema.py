@@ -37,6 +37,8 @@ ERROR_DESCRIPTIONS = {
     412: "`If-Match` names a version that is no longer current (the current one is in "
     "`error.current_version`); read the item again and retry.",
     413: "The request body is too large.",
+    422: "This `Idempotency-Key` was already used for another request (another body, "
+    "method or path): use a new key per write.",
     428: 'A version is required: send `If-Match: "<version>"` (or `version` in the body).',
     429: "Too many requests: wait `Retry-After` seconds.",
 }
@@ -141,6 +143,8 @@ class MemoryConsoleAutoSchema(AutoSchema):
             self.method == "POST" and (action == "create" or self._is_detail_route())
         ):
             statuses.add(409)
+        if self._declares_header("Idempotency-Key"):
+            statuses |= {409, 422}  # a retry while the first still runs; a reused key
         if self._declares_header("If-Match"):
             statuses.add(412)
             if self.method == "PATCH":

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
 
 ERROR_REF = "#/components/schemas/Error"
-DECLARABLE_ERRORS = {"400", "401", "403", "404", "409", "412", "413", "428", "429"}
+DECLARABLE_ERRORS = {"400", "401", "403", "404", "409", "412", "413", "422", "428", "429"}
 # Words that belong to the repository, not to the API's readers.
 LEAKS = re.compile(r"CONTRACT|apps\.|(?<!manage)\.py\b|\bissue \d|TODO|withheld_representation")
 
@@ -112,6 +112,8 @@ def test_every_error_is_declared_with_the_error_document(schema):
         if method in ("patch", "put"):
             assert "409" in errors, where
         names = {(p["in"], p["name"].lower()) for p in operation.get("parameters", [])}
+        if ("header", "idempotency-key") in names:
+            assert {"409", "422"} <= errors, where
         if ("header", "if-match") in names:
             assert "412" in errors, where
             if method == "patch":
