@@ -256,7 +256,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apps.core.schema.MemoryConsoleAutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apps.memory.api.limits.SizeLimitedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
@@ -282,6 +282,21 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Remember, recall, forget and merge agent memories; govern them.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Operation ids and tags count from /api/v1/: `memories_create`, tag `memories`.
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Memory content, wherever a serializer carries it (apps.core.serializers.ContentField).
+    "APPEND_COMPONENTS": {
+        "schemas": {
+            "MemoryContent": {
+                "type": "object",
+                "additionalProperties": {},
+                "minProperties": 1,
+                "description": "A non-empty JSON object (64 KiB encoded by default), kept as "
+                "written; never flattened to text.",
+                "example": {"city": "Haidian"},
+            }
+        }
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

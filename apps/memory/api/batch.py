@@ -13,8 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.errors import ServiceError
+from apps.core.schema import ErrorDetailSerializer
 from apps.core.serializers import NoNulCharField
-from apps.memory.api.memories import _ERRORS, api_key_prefix
+from apps.memory.api.memories import api_key_prefix
 from apps.memory.api.serializers import new_memories_from_request
 from apps.memory.gate import NewMemory
 from apps.memory.services import RememberResult, remember_many
@@ -47,15 +48,7 @@ BatchItemAnswer = inline_serializer(
         "outcome": serializers.ChoiceField(
             choices=["active", "quarantined", "pending_review", "merged", "error"]
         ),
-        "error": inline_serializer(
-            name="BatchItemError",
-            fields={
-                "code": serializers.CharField(),
-                "message": serializers.CharField(),
-                "fields": serializers.DictField(child=serializers.JSONField()),
-            },
-            allow_null=True,
-        ),
+        "error": ErrorDetailSerializer(allow_null=True),
     },
 )
 BatchAnswer = inline_serializer(
@@ -99,7 +92,6 @@ class BatchRememberView(APIView):
         responses={
             200: OpenApiResponse(BatchAnswer, description="Every item stored"),
             207: OpenApiResponse(BatchAnswer, description="Some items refused (see each)"),
-            **_ERRORS,
         },
     )
     def post(self, request, *args, **kwargs):

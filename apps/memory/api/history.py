@@ -7,13 +7,16 @@ active then; a version of a held item, or content the gate held back (quarantine
 pending review, rejected) or retired, is listed without content, key or text.
 """
 
+from typing import ClassVar
+
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import exceptions, generics, serializers
 
 from apps.access.models import AgentAPIKey
 from apps.audit.models import action_label
 from apps.core.api import KeysetCursorPagination
-from apps.memory.api.memories import _ERRORS, _ID_PARAMETER, parse_memory_id
+from apps.core.serializers import ContentField
+from apps.memory.api.memories import _ID_PARAMETER, parse_memory_id
 from apps.memory.api.serializers import is_agent_request
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.selectors import items_visible_to, versions_of
@@ -45,6 +48,12 @@ class MemoryVersionSerializer(serializers.ModelSerializer):
     content_withheld = serializers.SerializerMethodField(
         help_text="True when this version's content is not shown to an agent key."
     )
+    content = ContentField(read_only=True)
+    # key, content and text are left out of a version withheld from an agent key.
+    schema_always_present: ClassVar[tuple[str, ...]] = (
+        "version", "status", "change", "reason", "reference", "actor", "created_at",
+        "importance", "content_withheld",
+    )  # fmt: skip
 
     class Meta:
         model = MemoryVersion
@@ -98,10 +107,9 @@ class MemoryVersionSerializer(serializers.ModelSerializer):
 
 
 @extend_schema(
-    operation_id="memories_versions_list",
     summary="An item's history: every version with who, when and why (newest first)",
     parameters=[_ID_PARAMETER],
-    responses={200: MemoryVersionSerializer(many=True), **_ERRORS},
+    responses={200: MemoryVersionSerializer(many=True)},
 )
 class MemoryVersionList(generics.ListAPIView):
     """The versions of one memory the caller may read."""

@@ -17,9 +17,8 @@ from drf_spectacular.utils import (
     OpenApiResponse,
     extend_schema,
     extend_schema_view,
-    inline_serializer,
 )
-from rest_framework import exceptions, mixins, serializers, status, viewsets
+from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
@@ -57,27 +56,6 @@ from apps.tenancy.keys import parse_scope_key
 from apps.tenancy.permissions import Perm
 from memory_console.metrics import count_gate_outcome
 
-ErrorResponse = inline_serializer(
-    name="Error",
-    fields={
-        "error": inline_serializer(
-            name="ErrorDetail",
-            fields={
-                "code": serializers.CharField(),
-                "message": serializers.CharField(),
-                "fields": serializers.DictField(child=serializers.JSONField()),
-            },
-        )
-    },
-)
-_ERRORS = {
-    400: OpenApiResponse(ErrorResponse, description="Bad input"),
-    401: OpenApiResponse(ErrorResponse, description="Not authenticated"),
-    403: OpenApiResponse(ErrorResponse, description="Forbidden (e.g. CSRF)"),
-    404: OpenApiResponse(ErrorResponse, description="Unknown or not permitted"),
-    413: OpenApiResponse(ErrorResponse, description="Request too large"),
-    429: OpenApiResponse(ErrorResponse, description="Throttled; see Retry-After"),
-}
 _ID_PARAMETER = OpenApiParameter(
     "id", OpenApiTypes.STR, OpenApiParameter.PATH, description="`mem_<hex>` or a UUID."
 )
@@ -106,10 +84,6 @@ _BY_KEY_PARAMETERS = [
         "tenant", OpenApiTypes.STR, description="Tenant slug; optional for a one-tenant key."
     ),
 ]
-_IDEMPOTENCY_ERRORS = {
-    409: OpenApiResponse(ErrorResponse, description="Same Idempotency-Key still in progress"),
-    422: OpenApiResponse(ErrorResponse, description="Idempotency-Key used for another request"),
-}
 # The answer to a write, rendered by one serializer per outcome for the process, as a
 # list serializer renders every row with one child: building a ModelSerializer's fields
 # for each response cost about as much CPU as the rest of the view. Their context holds
@@ -147,12 +121,12 @@ class MemoryCursorPagination(KeysetCursorPagination):
         f"`{METADATA_PREFIX}KEY=value` keeps items whose metadata has that top-level key "
         "with that value (compared as text: `metadata.turn=3`, `metadata.final=true`). "
         "An unknown parameter answers 400 naming it.",
-        responses={200: MemorySerializer(many=True), **_ERRORS},
+        responses={200: MemorySerializer(many=True)},
     ),
     retrieve=extend_schema(
         summary="Read one memory with its version and effective score",
         parameters=[_ID_PARAMETER],
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     ),
     create=extend_schema(
         summary="Remember: write a memory through the gate",
@@ -161,8 +135,6 @@ class MemoryCursorPagination(KeysetCursorPagination):
         responses={
             201: RememberResponseSerializer,
             200: OpenApiResponse(RememberResponseSerializer, description="Merged (duplicate)"),
-            **_IDEMPOTENCY_ERRORS,
-            **_ERRORS,
         },
     ),
     partial_update=extend_schema(
@@ -171,16 +143,12 @@ class MemoryCursorPagination(KeysetCursorPagination):
         request=MemoryPatchRequest,
         responses={
             200: MemorySerializer,
-            409: OpenApiResponse(ErrorResponse, description="Stale `version` in the body"),
-            412: OpenApiResponse(ErrorResponse, description="Stale If-Match"),
-            428: OpenApiResponse(ErrorResponse, description="No version and no If-Match"),
-            **_ERRORS,
         },
     ),
     destroy=extend_schema(
         summary="Forget: archive a memory (soft)",
         parameters=[_ID_PARAMETER],
-        responses={204: None, **_ERRORS},
+        responses={204: None},
     ),
 )
 class MemoryViewSet(
@@ -266,7 +234,7 @@ class MemoryViewSet(
         summary="Feedback: positive reinforces, negative cuts importance",
         parameters=[_ID_PARAMETER],
         request=FeedbackRequest,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @action(detail=True, methods=["post"])
     def feedback(self, request, *args, **kwargs):
@@ -283,7 +251,7 @@ class MemoryViewSet(
         summary="Restore an archived memory to recall (operators: review rights on its scope)",
         parameters=[_ID_PARAMETER],
         request=None,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @action(detail=True, methods=["post"])
     def restore(self, request, *args, **kwargs):
@@ -298,7 +266,7 @@ class MemoryViewSet(
     @extend_schema(
         summary="Merge memories of one scope into the newest",
         request=MergeRequest,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @action(detail=False, methods=["post"])
     def merge(self, request, *args, **kwargs):
@@ -318,7 +286,7 @@ class MemoryViewSet(
         methods=["GET"],
         summary="Read the active memory of a key",
         parameters=_BY_KEY_PARAMETERS,
-        responses={200: MemorySerializer, **_ERRORS},
+        responses={200: MemorySerializer},
     )
     @extend_schema(
         methods=["PUT"],
@@ -333,8 +301,6 @@ class MemoryViewSet(
         responses={
             201: RememberResponseSerializer,
             200: OpenApiResponse(RememberResponseSerializer, description="Same value: merged"),
-            **_IDEMPOTENCY_ERRORS,
-            **_ERRORS,
         },
     )
     @action(detail=False, methods=["get", "put"], url_path="by-key", filter_backends=[])

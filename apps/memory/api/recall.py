@@ -5,14 +5,13 @@ that is unknown or outside the caller's grant answers 404 (never 403).
 """
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.serializers import FiniteFloatField, NoNulCharField
-from apps.memory.api.memories import ErrorResponse
 from apps.memory.api.serializers import (
     MAX_EMBEDDING_DIMENSIONS,
     MemorySerializer,
@@ -27,7 +26,7 @@ MAX_QUERY_CHARS = 2000
 
 
 class RecallRequest(serializers.Serializer):
-    """The body of `POST /api/v1/recall/` (CONTRACT "REST API")."""
+    """Recall: a query (text, embedding or both) over one scope."""
 
     tenant = NoNulCharField(
         max_length=64,
@@ -97,14 +96,7 @@ class RecallView(APIView):
     @extend_schema(
         operation_id="recall",
         request=RecallRequest,
-        responses={
-            200: RecallResponseSerializer,
-            400: OpenApiResponse(ErrorResponse, description="Bad input"),
-            401: OpenApiResponse(ErrorResponse, description="Not authenticated"),
-            404: OpenApiResponse(ErrorResponse, description="Unknown or not permitted scope"),
-            413: OpenApiResponse(ErrorResponse, description="Request too large"),
-            429: OpenApiResponse(ErrorResponse, description="Throttled; see Retry-After"),
-        },
+        responses=RecallResponseSerializer,
     )
     def post(self, request: Request) -> Response:
         params = RecallRequest(data=request.data)

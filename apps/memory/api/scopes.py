@@ -12,7 +12,6 @@ from rest_framework.response import Response
 
 from apps.core.api import KeysetCursorPagination
 from apps.core.serializers import NoNulCharField
-from apps.memory.api.memories import _ERRORS
 from apps.memory.selectors import active_counts_by_scope, scopes_visible_to
 from apps.memory.services import forget_scope
 from apps.tenancy.keys import parse_scope_key
@@ -102,7 +101,7 @@ class ScopeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             _TENANT,
             OpenApiParameter("prefix", OpenApiTypes.STR, description="Start of the scope key."),
         ],
-        responses={200: ScopeSerializer(many=True), **_ERRORS},
+        responses={200: ScopeSerializer(many=True)},
     )
     def list(self, request, *args, **kwargs):
         query = ScopeListQuery(data=request.query_params)
@@ -131,7 +130,7 @@ class ScopeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 "tenants you may write to.",
             ),
         ],
-        responses={200: ForgetScopeAnswer, **_ERRORS},
+        responses={200: ForgetScopeAnswer},
     )
     def destroy(self, request, *args, **kwargs):
         try:
