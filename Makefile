@@ -7,10 +7,10 @@ HOST ?= 127.0.0.1:8000
 
 # The development targets run with DEBUG on (fixed dev keys); production sets DEBUG=false
 # with real keys and uses `make worker` / `make beat` under its own environment.
-run test typecheck bench seed migrate install-dev: export DEBUG ?= true
+run test typecheck bench seed migrate install-dev install-peers: export DEBUG ?= true
 
 # `make typecheck` runs mypy alone (configured in pyproject.toml); `make test` runs it too.
-.PHONY: run test typecheck lint format bench worker beat install install-dev migrate seed clean
+.PHONY: run test typecheck lint format bench worker beat install install-dev install-peers migrate seed clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +22,16 @@ $(VENV)/.installed-dev: $(VENV)/.installed pyproject.toml
 	$(PIP) install -q -e '.[dev]'
 	touch $@
 
+# The peers Memory Console is compared with (bench/bench_peers.py): heavy, so only `make bench`.
+$(VENV)/.installed-peers: $(VENV)/.installed-dev pyproject.toml
+	$(PIP) install -q -e '.[dev,peers]'
+	touch $@
+
 install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
+
+install-peers: $(VENV)/.installed-peers
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -55,7 +62,7 @@ format: install-dev
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: install-dev
+bench: install-peers
 	$(PY) bench/run.py
 
 worker: install

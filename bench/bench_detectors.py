@@ -1,20 +1,26 @@
 #!/usr/bin/env python
-"""Injection-detector quality on dev and held-out test sets, and throughput (issue 17:
-recall >= 0.95 at FPR <= 0.02 per language on the held-out set; >= 2,000 texts/s of 1 KiB
+"""Injection-detector quality on dev and blind test sets, and throughput (issue 17:
+recall >= 0.95 at FPR <= 0.02 per language on a blind set; >= 2,000 texts/s of 1 KiB
 on one core).
 
     DEBUG=true .venv/bin/python bench/bench_detectors.py [--verbose] [--texts 3000]
+    DEBUG=true .venv/bin/python bench/bench_detectors.py --test /path/to/blind[.jsonl]
     DATABASE_URL=postgres://…/mc_bench_detectors DEBUG=true \
-        .venv/bin/python bench/bench_detectors.py --api [--history|--no-history]
+        .venv/bin/python bench/bench_detectors.py --api [--history|--no-history] --test …
 
 Sets (docs/bench/detectors.md):
 - `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
 - `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on, plus the
-  held-out set v1 (bench/data/detectors_heldout/test.jsonl), measured twice on 2026-11-30
-  and retired into development data on 2026-12-01 (tuned and trained on since);
-- `test` — bench/data/detectors_heldout_v2/test.jsonl (v2), written by a second
-  independent author without sight of the rules. Never tuned or trained on: only aggregate
-  figures are printed for it, and `--verbose` never lists its texts.
+  retired held-out sets v1 (bench/data/detectors_heldout/) and v2
+  (bench/data/detectors_heldout_v2/), each measured blind once and tuned and trained on
+  since; every dev figure is also printed per source;
+- `test` — `--test PATH`: a blind set outside the repository (a JSON-lines file, or a
+  directory of them), written without sight of the rules. Never tuned or trained on: only
+  aggregate figures are printed for it, and `--verbose` never lists its texts.
+
+`--cross-validate` estimates generalisation inside the dev data: for each retired held-out
+set it trains the learned layer without that set (in memory, same recipe) and measures the
+set with it. The rules were tuned on every dev set, so these figures are optimistic.
 
 Every quality figure is given twice from the same run: with the configured detectors
 (rules + the learned n-gram layer) and with the rules alone (`--no-compare-learned` skips
@@ -58,9 +64,9 @@ from django.conf import settings  # noqa: E402
 from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
-    DEV_PATH,
+    DEV_PATHS,
     HELDOUT_V1_PATH,
-    TEST_PATH,
+    HELDOUT_V2_PATH,
     load_corpus,
 )
 
@@ -153,17 +159,97 @@ def report(name: str, tally: Tally, *, prefix: str) -> None:
         print(f"    {group[5:]:28} {alarms:>3}/{total:<3} {fpr:.2f}")
 
 
-def detectors_alone(rows: list[dict]) -> tuple[Tally, list[tuple[dict, float, list[str]]]]:
+def detectors_alone(
+    rows: list[dict],
+) -> tuple[Tally, list[tuple[dict, float, list[str]]], list[bool]]:
     """Classify with assess()/is_suspicious() exactly as the gate's text stage does."""
     tally = Tally()
     wrong = []
+    flags: list[bool] = []
     for row in rows:
         assessment = assess(row["text"], source_kind=row.get("source_kind", "explicit_statement"))
         flagged = is_suspicious(assessment)
         tally.add(row, flagged)
+        flags.append(flagged)
         if flagged != (row["label"] == "malicious"):
             wrong.append((row, assessment.score, assessment.reasons()))
-    return tally, wrong
+    return tally, wrong, flags
+
+
+@contextmanager
+def learned_model_without(path: Path):
+    """Run with the learned layer retrained (in memory, same recipe) without `path`."""
+    from apps.quarantine.detectors import configured_detectors, training
+    from apps.quarantine.detectors.learned import LearnedDetector, LinearModel
+
+    paths = tuple(p for p in training.TRAINING_PATHS if p != path)
+    artefact = training.train(paths)
+    model = LinearModel(artefact)
+    learned = [d for d in configured_detectors() if isinstance(d, LearnedDetector)]
+    stored = [d.model for d in learned]
+    for detector in learned:
+        detector.model = model
+    try:
+        yield
+    finally:
+        for detector, original in zip(learned, stored, strict=True):
+            detector.model = original
+
+
+def cross_validate() -> None:
+    """Each retired held-out set measured with a learned layer trained without it."""
+    for path, name in ((HELDOUT_V2_PATH, "v2"), (HELDOUT_V1_PATH, "v1")):
+        with learned_model_without(path):
+            tally, _, _ = detectors_alone(load_corpus(path))
+        report(
+            f"dev {name} held out from training (model retrained without it; rules tuned on "
+            "it) — rules + learned layer",
+            tally,
+            prefix=f"dev_cv_{name}",
+        )
+
+
+LANG_ALIASES = {
+    **{name: "en" for name in ("en", "english", "en-us", "en-gb")},
+    **{name: "zh" for name in ("zh", "chinese", "zh-cn", "zh-hans", "cn")},
+    **{name: "mixed" for name in ("mixed", "en-zh", "zh-en", "en+zh", "zh+en", "mix")},
+}
+MALICIOUS_LABELS = {"malicious", "attack", "poisoning", "injection", "1", "true", "positive"}
+BENIGN_LABELS = {"benign", "clean", "safe", "0", "false", "negative"}
+
+
+def blind_rows(path: Path) -> list[dict]:
+    """The blind set's rows with their labels read as malicious / benign; prints only counts
+    (an unknown label stops the run rather than being guessed)."""
+    rows = []
+    for row in load_corpus(path):
+        label = str(row.get("label", "")).strip().lower()
+        if label not in MALICIOUS_LABELS | BENIGN_LABELS:
+            raise SystemExit(f"{path}: a row has an unknown label (use malicious / benign)")
+        lang = LANG_ALIASES.get(str(row.get("lang") or row.get("language") or "?").lower(), "?")
+        rows.append(
+            {**row, "label": "malicious" if label in MALICIOUS_LABELS else "benign", "lang": lang}
+        )
+    malicious = sum(row["label"] == "malicious" for row in rows)
+    unknown = sum(row["lang"] == "?" for row in rows)
+    print(
+        f"\nblind set {path}: {len(rows)} texts ({malicious} malicious, {unknown} of no known lang)"
+    )
+    return rows
+
+
+def print_per_source(rows: list[dict], flags: list[bool]) -> None:
+    """Dev recall / FPR per source file (the ids' prefix says which: dev, ho = v1, h2 = v2)."""
+    by_source: dict[str, Tally] = defaultdict(Tally)
+    for row, flagged in zip(rows, flags, strict=True):
+        by_source[str(row.get("id", "?")).split("-")[0]].add(row, flagged)
+    for source, tally in sorted(by_source.items()):
+        recall, caught, malicious = tally.rate("malicious", "all")
+        fpr, alarms, benign = tally.rate("benign", "all")
+        print(
+            f"  source {source:5} recall {recall:.3f} ({caught}/{malicious})   "
+            f"FPR {fpr:.3f} ({alarms}/{benign})"
+        )
 
 
 def print_wrong(wrong: list[tuple[dict, float, list[str]]]) -> None:
@@ -345,6 +431,17 @@ def main() -> None:
         default="corpus,dev,test",
         help="comma-separated quality sets to measure (corpus, dev, test)",
     )
+    parser.add_argument(
+        "--test",
+        type=Path,
+        default=None,
+        help="blind test set: a JSON-lines file or a directory of them (aggregates only)",
+    )
+    parser.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help="also measure each retired held-out set with a model trained without it",
+    )
     parser.add_argument("--api", action="store_true", help="also post dev and test via the API")
     parser.add_argument("--scopes", type=int, default=400, help="scopes of the busy writer")
     parser.add_argument("--recent", type=int, default=600, help="warm-up writes, last minutes")
@@ -372,32 +469,35 @@ def main() -> None:
                 print_throughput(corpus, args.texts, suffix=suffix)
         return
     sets = set(args.sets.split(","))
-    dev = load_corpus(DEV_PATH) + load_corpus(HELDOUT_V1_PATH) if "dev" in sets else []
-    test = load_corpus(TEST_PATH) if TEST_PATH.exists() and "test" in sets else []
+    dev = [row for path in DEV_PATHS for row in load_corpus(path)] if "dev" in sets else []
+    test = blind_rows(args.test) if args.test and "test" in sets else []
     if "test" in sets and not test:
-        print(f"\n(held-out test set v2 absent: {TEST_PATH.relative_to(ROOT)})")
+        print("\n(no blind test set: pass --test PATH)")
+    if args.cross_validate:
+        cross_validate()
 
     for with_learned, suffix in variants:
         label = "rules + learned layer" if with_learned else "rules alone"
         with detectors(with_learned):
             if "corpus" in sets:
-                tally, wrong = detectors_alone(corpus)
+                tally, wrong, _ = detectors_alone(corpus)
                 report(f"corpus (tuned on) — {label}", tally, prefix=f"detector{suffix}")
                 if args.verbose:
                     print_wrong(wrong)
             if dev:
-                tally, wrong = detectors_alone(dev)
+                tally, wrong, flags = detectors_alone(dev)
                 report(
-                    f"dev (dev.jsonl + retired held-out v1; tuned and trained on) — {label}",
+                    f"dev (dev.jsonl + retired held-out v1 + v2; tuned and trained on) — {label}",
                     tally,
                     prefix=f"dev{suffix}",
                 )
+                print_per_source(dev, flags)
                 if args.verbose:
                     print_wrong(wrong)
             if test:
-                tally, _ = detectors_alone(test)  # aggregate figures only: texts stay unseen
+                tally, _, _ = detectors_alone(test)  # aggregate figures only: texts stay unseen
                 report(
-                    f"TEST v2 (detectors_heldout_v2; held out) — {label}",
+                    f"TEST {args.test.name} (blind; never tuned or trained on) — {label}",
                     tally,
                     prefix=f"test{suffix}",
                 )

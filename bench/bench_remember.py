@@ -15,8 +15,12 @@ The process runs with production settings (DEBUG off, so no query log; throwaway
 unless the environment gives real ones); `--debug` measures with DEBUG on instead.
 Phases: the whole gate on one thread; the same with `--threads` threads in this one
 process (each its own connection, as a threaded app server runs); the whole request
-through `POST /api/v1/memories/` with Django's in-process client; and the memory app's
-own stages alone.
+through `POST /api/v1/memories/` with Django's in-process client; the memory app's
+own stages alone; and batches (issue 18, target ≥ 1,000 items/s): `--batch-size` bodies
+built by the API's builder and written through `remember_many` (`batch`), and the same
+through `POST /api/v1/memories/batch/` (`batch_api`). `--profile` runs the batch phase
+under cProfile and prints the share of the time spent in the injection detectors, the
+other stages and the database.
 """
 
 import argparse
@@ -64,6 +68,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 TARGET_WRITES_PER_S = 300.0
+TARGET_BATCH_ITEMS_PER_S = 1000.0
 SUBJECTS = ["window seats", "green tea", "metric units", "dark mode", "morning meetings"]
 VERBS = ["prefers", "asked about", "dislikes", "mentioned", "booked"]
 
@@ -237,6 +242,139 @@ def run_phase(
     print()
 
 
+def batch_writer(*, agent, key_prefix: str, plaintext_key: str):
+    """A function writing a list of bodies as one batch: through the API's builder and
+    remember_many (or, given a key, `POST /api/v1/memories/batch/` in-process)."""
+    from apps.memory.api.serializers import new_memories_from_request
+    from apps.memory.services import remember_many
+
+    if plaintext_key:
+        from rest_framework.test import APIClient
+
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Api-Key {plaintext_key}")
+
+        def post(bodies: list[dict]) -> list[str]:
+            response = client.post(
+                "/api/v1/memories/batch/", {"items": bodies}, format="json", secure=True
+            )
+            if response.status_code != 200:
+                raise SystemExit(f"batch answered {response.status_code}: {response.content[:300]}")
+            return [row["outcome"] for row in response.json()["results"]]
+
+        return post
+
+    def write(bodies: list[dict]) -> list[str]:
+        news = new_memories_from_request(bodies, actor=agent, api_key_prefix=key_prefix)
+        if any(isinstance(new, Exception) for new in news):
+            raise SystemExit("a batch item was refused by the builder")
+        outcomes = []
+        for answer in remember_many(news, actor=agent):  # type: ignore[arg-type]
+            if isinstance(answer, Exception):
+                raise SystemExit(f"a batch item was refused: {answer}")
+            outcomes.append("merged" if answer.merged else answer.status)
+        return outcomes
+
+    return write
+
+
+def run_batch_phase(
+    *,
+    name: str,
+    agent,
+    key_prefix: str,
+    batches: int,
+    batch_size: int,
+    scopes: int,
+    seed: int,
+    plaintext_key: str = "",
+    profile: bool = False,
+) -> None:
+    """Time `batches` batches of `batch_size` writes; print items/s and CPU per item."""
+    write = batch_writer(agent=agent, key_prefix=key_prefix, plaintext_key=plaintext_key)
+    rng = random.Random(seed)
+    bodies = [
+        [payload(b * batch_size + n, scopes, rng, run=seed) for n in range(batch_size)]
+        for b in range(batches)
+    ]
+    latencies: list[float] = []
+    outcomes: dict[str, int] = {}
+    profiler = None
+    if profile:
+        import cProfile
+
+        profiler = cProfile.Profile(time.process_time)  # CPU time: steadier under load
+        profiler.enable()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    for batch in bodies:
+        t0 = time.perf_counter()
+        for outcome in write(batch):
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        latencies.append((time.perf_counter() - t0) * 1000)
+    elapsed = time.perf_counter() - started
+    cpu_ms = (time.process_time() - cpu_started) * 1000 / (batches * batch_size)
+    if profiler is not None:
+        profiler.disable()
+    items = batches * batch_size
+    rate = items / elapsed
+    cpu_rate = 1000 / cpu_ms if cpu_ms else float("inf")
+    latencies.sort()
+    p50, p95 = (percentile(latencies, f) for f in (0.50, 0.95))
+    what = (
+        "POST /api/v1/memories/batch/ (in-process client)" if plaintext_key else "remember_many()"
+    )
+    print(f"{name}: {what}, {batches} batches of {batch_size}")
+    print(f"  database        {connection.vendor} ({connection.settings_dict['NAME']})")
+    print(f"  outcomes        {outcomes}")
+    print(f"  elapsed         {elapsed:.2f} s")
+    print(f"  throughput      {rate:.0f} items/s   (target ≥ {TARGET_BATCH_ITEMS_PER_S:.0f})")
+    print(f"  client CPU      {cpu_ms:.3f} ms per item = {cpu_rate:.0f} items/s per core")
+    print(f"  batch latency   p50 {p50:.1f} ms  p95 {p95:.1f} ms")
+    print(f"  load average    {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if profiler is not None:
+        print_time_shares(profiler)
+    target = f">={TARGET_BATCH_ITEMS_PER_S:.0f}"
+    print(f"RESULT\t{name}_items_per_s\t{rate:.0f}\titems/s\t{target}")
+    print(f"RESULT\t{name}_items_per_s_per_core_cpu\t{cpu_rate:.0f}\titems/s\t{target}")
+    print(f"RESULT\t{name}_batch_p95\t{p95:.1f}\tms\t-")
+    print()
+
+
+# Where the batch's time goes (cumulative, so nested entries overlap): the functions
+# whose total time is worth knowing, by a readable name.
+_PROFILED = {
+    "injection detectors (assess)": ("apps/quarantine/detectors/__init__.py", "assess"),
+    "injection stage (detectors + signals)": ("apps/quarantine/gate.py", "inspect"),
+    "sensitive-data stage": ("apps/memory/gate/sensitive.py", "inspect"),
+    "conflict stage": ("apps/conflicts/gate.py", "inspect"),
+    "dedupe stage": ("apps/memory/gate/stages.py", "inspect"),
+    "batch lookups (prepare)": ("apps/memory/gate/stages.py", "prepare"),
+    "request builder (validation, scopes)": (
+        "apps/memory/api/serializers.py",
+        "new_memories_from_request",
+    ),
+    "insert item + version + audit": ("apps/memory/services/items.py", "create_item"),
+    "audit record": ("apps/audit/services.py", "record"),
+    "database round trips (psycopg execute)": ("psycopg/cursor.py", "execute"),
+}
+
+
+def print_time_shares(profiler) -> None:
+    """The profiled phase's time per named function, as a share of the whole."""
+    import pstats
+
+    stats = pstats.Stats(profiler)
+    total = stats.total_tt  # type: ignore[attr-defined]
+    print(f"  profile         {total:.2f} s of CPU under cProfile (slower than unprofiled)")
+    for label, (path, function) in _PROFILED.items():
+        cumulative = sum(
+            row[3]
+            for (filename, _, name), row in stats.stats.items()  # type: ignore[attr-defined]
+            if filename.endswith(path) and name == function
+        )
+        print(f"    {label:<42} {cumulative:7.2f} s  {100 * cumulative / total:5.1f} %")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--writes", type=int, default=2000)
@@ -246,13 +384,16 @@ def main() -> None:
     parser.add_argument("--debug", action="store_true", help="measure with DEBUG on")
     parser.add_argument(
         "--phase",
-        choices=["all", "gate", "threads", "api", "core"],
+        choices=["all", "gate", "threads", "api", "core", "batch", "batch_api"],
         default="all",
         help="gate: every configured stage, one thread; threads: the same on --threads "
         "threads; api: the whole request through the API on one thread; core: validate + "
         "dedupe only (the memory app's own cost, without the quarantine/sensitive/conflict "
-        "stages).",
+        "stages); batch / batch_api: --batches batches of --batch-size items.",
     )
+    parser.add_argument("--batches", type=int, default=30)
+    parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--profile", action="store_true", help="cProfile the batch phase")
     args = parser.parse_args()
 
     call_command("migrate", verbosity=0)
@@ -287,6 +428,24 @@ def main() -> None:
         "api": ("remember_api", full_gate, 1, plaintext_key),
         "core": ("remember_core_stages", core_stages, 1, ""),
     }
+    batch_phases = {
+        "batch": ("remember_batch", ""),
+        "batch_api": ("remember_batch_api", plaintext_key),
+    }
+    for phase, (name, api_key) in batch_phases.items():
+        if args.phase not in ("all", phase):
+            continue
+        run_batch_phase(
+            name=name,
+            agent=agent,
+            key_prefix=key.prefix,
+            batches=args.batches,
+            batch_size=args.batch_size,
+            scopes=args.scopes,
+            seed=len(name),
+            plaintext_key=api_key,
+            profile=args.profile and phase == "batch",
+        )
     for phase, (name, stages, threads, api_key) in phases.items():
         if args.phase not in ("all", phase):
             continue

@@ -34,8 +34,10 @@ def _column(field: Field) -> str:
     return field.column
 
 
+@cache
 def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
-    """The INSERT of `model` (every concrete column but a database-generated key)."""
+    """The INSERT of `model` (every concrete column but a database-generated key), built
+    once per process."""
     meta = model._meta
     fields = tuple(
         field

@@ -95,6 +95,7 @@ INSTALLED_APPS = [
     "apps.quarantine",
     "apps.conflicts",
     "apps.privacy",
+    "apps.snapshots",
     "apps.reports",
     # Last: wires the apps above together (memory_console/pipeline.py).
     "memory_console.apps.PipelineConfig",
@@ -255,7 +256,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apps.core.schema.MemoryConsoleAutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["apps.memory.api.limits.SizeLimitedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": ["apps.memory.api.throttling.AgentKeyRateThrottle"],
@@ -269,11 +270,33 @@ MEMORY_CONSOLE_API_KEY_RATE = env_str("MEMORY_CONSOLE_API_KEY_RATE", "1200/min")
 MEMORY_CONSOLE_BAD_KEY_LIMIT = env_int("MEMORY_CONSOLE_BAD_KEY_LIMIT", 20)
 # Largest API request body accepted (413 above it); memory content has its own 64 KiB cap.
 MEMORY_CONSOLE_MAX_REQUEST_BYTES = env_int("MEMORY_CONSOLE_MAX_REQUEST_BYTES", 1024 * 1024)
+# Where MemoryPackage files (exports, uploaded restores) are kept; served only through the
+# permission-checked download view, never as static or media files.
+MEMORY_CONSOLE_SNAPSHOT_DIR = Path(
+    env_str("MEMORY_CONSOLE_SNAPSHOT_DIR") or (BASE_DIR / "var" / "snapshots")
+)
+# Largest package accepted by the console's upload (bytes).
+MEMORY_CONSOLE_SNAPSHOT_MAX_UPLOAD = env_int("MEMORY_CONSOLE_SNAPSHOT_MAX_UPLOAD", 2 * 1024**3)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Memory Console API",
     "DESCRIPTION": "Remember, recall, forget and merge agent memories; govern them.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Operation ids and tags count from /api/v1/: `memories_create`, tag `memories`.
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Memory content, wherever a serializer carries it (apps.core.serializers.ContentField).
+    "APPEND_COMPONENTS": {
+        "schemas": {
+            "MemoryContent": {
+                "type": "object",
+                "additionalProperties": {},
+                "minProperties": 1,
+                "description": "A non-empty JSON object (64 KiB encoded by default), kept as "
+                "written; never flattened to text.",
+                "example": {"city": "Haidian"},
+            }
+        }
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

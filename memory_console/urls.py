@@ -37,6 +37,7 @@ urlpatterns = [
     path("conflicts/", include("apps.conflicts.urls")),
     path("audit/", include("apps.audit.urls")),
     path("privacy/", include("apps.privacy.urls")),
+    path("snapshots/", include("apps.snapshots.urls")),
     path("api/v1/", include("memory_console.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path(

@@ -40,3 +40,29 @@ def test_a_worker_process_runs_the_weekly_audit_and_stores_the_reports(real_cele
     assert HealthReport.objects.filter(tenant=None).exists()
     run = JobRun.objects.get(job="weekly_audit")
     assert (run.trigger, run.outcome) == ("scheduled", JobOutcome.SUCCEEDED)
+
+
+def test_a_worker_process_exports_a_snapshot_job_and_reports_its_progress(real_celery_worker):
+    import time
+
+    from apps.snapshots.models import JobStatus, SnapshotJob
+    from apps.snapshots.services import jobs
+    from tests.factories import MemoryItemFactory, ScopeFactory, TenantFactory
+
+    tenant = TenantFactory(slug="worker-snapshots")
+    MemoryItemFactory.create_batch(5, scope=ScopeFactory(tenant=tenant))
+    job = jobs.start_export(tenant=tenant, scope_keys=[], passphrase="", actor="test")
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        if not job.is_running:
+            break
+        time.sleep(0.5)
+    path = jobs.package_path(job)
+    try:
+        assert job.status == JobStatus.SUCCEEDED, job.error
+        assert (job.processed, job.total, job.outcome["items"]) == (5, 5, 5)
+        assert path.read_bytes().startswith(b"MCPKG\n") and path.stat().st_size == job.file_size
+    finally:
+        path.unlink(missing_ok=True)
+        SnapshotJob.objects.filter(pk=job.pk).delete()

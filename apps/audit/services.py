@@ -3,7 +3,7 @@ verifying the chain and signing checkpoints of its head."""
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -145,12 +145,15 @@ def record(
     tenant: Any = None,
     scope: Any = None,
     data: dict | None = None,
+    with_rows: Sequence[Model] = (),
 ) -> AuditEvent:
     """Append one event to the chain; call it last inside the transaction of the change.
 
     `actor` is a user (person or service account), or a job name for system work.
     `data` is small metadata: never memory content, never a plain subject identifier
-    (use apps.audit.hashing.keyed_hash).
+    (use apps.audit.hashing.keyed_hash). `with_rows`: new rows of the change itself,
+    inserted in the event's statement (one round trip for a new item, its first version
+    and its event).
     """
     action = Action(action)
     metadata_text = json.dumps(data or {}, default=str)
@@ -181,7 +184,7 @@ def record(
             prev_hash=head_hash,
         )
         event.hash = chain_hash(event.prev_hash, event)
-        insert_rows(event)
+        insert_rows(*with_rows, event)
     return event
 
 

@@ -3,6 +3,8 @@
 Thin: the same selectors and services as the review screen. Out of grant is 404.
 """
 
+from typing import ClassVar
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, viewsets
@@ -17,6 +19,7 @@ from apps.conflicts.services import (
     revert_resolution,
 )
 from apps.core.api import KeysetCursorPagination
+from apps.core.serializers import ContentField, ContentOrTextField
 from apps.memory.api.serializers import shows_content_to, withheld_representation
 from apps.memory.models import MemoryItem
 
@@ -25,7 +28,11 @@ class ConflictItemSerializer(serializers.ModelSerializer):
     """One side of a conflict, with its provenance (to an agent key, `{id, status}` only
     unless the item is active)."""
 
+    # Withheld items carry only these (the schema marks the rest optional).
+    schema_always_present: ClassVar[tuple[str, ...]] = ("id", "status")
+
     id = serializers.CharField(source="public_id")
+    content = ContentField(read_only=True)
 
     def to_representation(self, item: MemoryItem) -> dict:
         if not shows_content_to(self.context.get("request"), item):
@@ -89,7 +96,7 @@ class ConflictQuerySerializer(serializers.Serializer):
 
 class ResolveRequest(serializers.Serializer):
     resolution = serializers.ChoiceField(choices=Resolution.choices)
-    content = serializers.JSONField(required=False)
+    content = ContentOrTextField(required=False)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
 
 

@@ -4,9 +4,10 @@ memory content checked by the one content validator (apps.core.validation)."""
 import math
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from apps.core.validation import InvalidContent, validate_content
+from apps.core.validation import InvalidContent, validate_content, validate_metadata
 
 
 class FiniteFloatField(serializers.FloatField):
@@ -37,3 +38,35 @@ def content_field_value(value: Any) -> dict:
         return validate_content(value)
     except InvalidContent as refusal:
         raise serializers.ValidationError(refusal.message) from None
+
+
+def metadata_field_value(value: Any) -> dict:
+    """validate_metadata for a serializer's `validate_metadata`: refusals become field errors."""
+    try:
+        return validate_metadata(value)
+    except InvalidContent as refusal:
+        raise serializers.ValidationError(refusal.message) from None
+
+
+@extend_schema_field({"$ref": "#/components/schemas/MemoryContent"})
+class ContentField(serializers.JSONField):
+    """Memory content: a non-empty JSON object within the size limit (validate_content).
+
+    The schema shows it as the `MemoryContent` object (SPECTACULAR_SETTINGS), not "any".
+    """
+
+    def to_internal_value(self, data: Any) -> dict:
+        return content_field_value(super().to_internal_value(data))
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"$ref": "#/components/schemas/MemoryContent"},
+            {"type": "string", "description": "The JSON text of such an object."},
+        ]
+    }
+)
+class ContentOrTextField(serializers.JSONField):
+    """Content as an object or as the JSON text of one, as a person may type it; the
+    service validates it with parse_content."""

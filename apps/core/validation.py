@@ -55,14 +55,23 @@ def _find_unstorable(value: Any, path: str) -> str | None:
     return None
 
 
-def ensure_storable(value: Any) -> None:
+def ensure_storable(value: Any, *, field: str = "content") -> None:
     """The last line before a write: refuse deep nesting, NUL and non-finite numbers anywhere."""
     if nests_deeper_than(value, MAX_JSON_DEPTH):
-        message = f"Content nests deeper than {MAX_JSON_DEPTH} levels."
-        raise InvalidContent(message, code="too_deep", fields={"content": [message]})
-    problem = _find_unstorable(value, "content")
+        message = f"{field.capitalize()} nests deeper than {MAX_JSON_DEPTH} levels."
+        raise InvalidContent(message, code="too_deep", fields={field: [message]})
+    problem = _find_unstorable(value, field)
     if problem:
-        raise InvalidContent(problem, fields={"content": [problem]})
+        raise InvalidContent(problem, fields={field: [problem]})
+
+
+def _encoded_size(value: Any, *, field: str) -> int:
+    """Bytes of the value as compact UTF-8 JSON (what jsonb will hold, roughly)."""
+    try:
+        return len(json.dumps(value, ensure_ascii=False, allow_nan=False).encode())
+    except (TypeError, ValueError) as exc:
+        message = f"{field.capitalize()} must be plain JSON with finite numbers."
+        raise InvalidContent(message, fields={field: [message]}) from exc
 
 
 def validate_content(value: Any) -> dict:
@@ -73,16 +82,32 @@ def validate_content(value: Any) -> dict:
             fields={"content": ["must be a non-empty JSON object"]},
         )
     ensure_storable(value)
-    try:
-        encoded = json.dumps(value, ensure_ascii=False, allow_nan=False).encode()
-    except (TypeError, ValueError) as exc:
-        message = "Content must be plain JSON with finite numbers."
-        raise InvalidContent(message, fields={"content": [message]}) from exc
+    size = _encoded_size(value, field="content")
     limit = settings.MEMORY_CONSOLE_MAX_CONTENT_BYTES
-    if len(encoded) > limit:
+    if size > limit:
         # A field error (400), not 413: the request was accepted, its content is too big.
-        message = f"Content is {len(encoded)} bytes; the limit is {limit // 1024} KiB."
+        message = f"Content is {size} bytes; the limit is {limit // 1024} KiB."
         raise InvalidContent(message, fields={"content": [message]})
+    return value
+
+
+# Free-form metadata an agent attaches to a memory (filterable by its top-level keys).
+MAX_METADATA_BYTES = 4096
+
+
+def validate_metadata(value: Any) -> dict:
+    """Check metadata is a JSON object (possibly empty) of at most MAX_METADATA_BYTES,
+    storable as jsonb; the same rules as content otherwise."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        message = 'Metadata must be a JSON object, e.g. {"thread": "t_42"}.'
+        raise InvalidContent(message, fields={"metadata": [message]})
+    ensure_storable(value, field="metadata")
+    size = _encoded_size(value, field="metadata")
+    if size > MAX_METADATA_BYTES:
+        message = f"Metadata is {size} bytes; the limit is {MAX_METADATA_BYTES // 1024} KiB."
+        raise InvalidContent(message, fields={"metadata": [message]})
     return value
 
 

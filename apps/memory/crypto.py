@@ -5,6 +5,7 @@ tries every key, so after a rotation (new key prepended) old items stay readable
 `rotate_token` re-encrypts them under the newest key at leisure.
 """
 
+import hashlib
 import json
 from functools import lru_cache
 from typing import Any
@@ -13,7 +14,15 @@ from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-__all__ = ["InvalidToken", "rotate_token", "seal", "seal_content", "unseal", "unseal_content"]
+__all__ = [
+    "InvalidToken",
+    "configured_key_ids",
+    "rotate_token",
+    "seal",
+    "seal_content",
+    "unseal",
+    "unseal_content",
+]
 
 
 @lru_cache(maxsize=4)
@@ -51,3 +60,13 @@ def seal_content(content: dict[str, Any]) -> str:
 def unseal_content(token: str) -> dict[str, Any]:
     """The JSON content sealed by `seal_content`."""
     return json.loads(unseal(token))
+
+
+def key_id(key: str) -> str:
+    """A short public fingerprint of a key, to name it without revealing it."""
+    return hashlib.sha256(b"memory-console-key-id:" + key.encode()).hexdigest()[:16]
+
+
+def configured_key_ids() -> list[str]:
+    """Fingerprints of the configured keys, newest (the one `seal` uses) first."""
+    return [key_id(key) for key in settings.MEMORY_CONSOLE_ENCRYPTION_KEYS]

@@ -5,6 +5,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from apps.tenancy.models import Scope, Tenant
 
@@ -100,11 +101,16 @@ class MemoryItem(models.Model):
     # a write it let through, e.g. "instruction_like", "unverified_source". Computed at write
     # time by the injection stage, so recall reads them without consulting the detectors.
     flags = models.JSONField(default=list, blank=True)
+    # The agent's own free-form facts about the memory (thread, tool, task id…): a JSON
+    # object of at most 4 KiB (apps.core.validation.validate_metadata), filterable by its
+    # top-level keys on the list API. Never searched, never scored.
+    metadata = models.JSONField(default=dict, db_default={}, blank=True)
     # Fernet token (MultiFernet over MEMORY_CONSOLE_ENCRYPTION_KEYS) when content is encrypted.
     sealed_content = models.TextField(blank=True, default="")
     embedding = models.BinaryField(null=True, blank=True)
     embedding_model = models.CharField(max_length=100, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set on insert; an importer or a restore may carry the original time (NewMemory).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -212,3 +218,43 @@ class PendingAccess(models.Model):
 
     def __str__(self) -> str:
         return f"{len(self.item_ids)} access(es) at {self.accessed_at:%Y-%m-%d %H:%M:%S}"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a write sent with an `Idempotency-Key`, replayed to its retries.
+
+    Claimed (no status yet) before the write runs, completed with the answer after it,
+    released when the write failed; kept IDEMPOTENCY_TTL (24 h) and pruned by the hourly
+    expiry job. The answer can hold memory content, so the row points at the item and
+    the scope it wrote: erasing either takes the row along (apps.privacy's dependants).
+    """
+
+    # Whose retry this is: "key:<API key prefix>" or "user:<pk>" (console sessions).
+    owner = models.CharField(max_length=64)
+    key = models.CharField(max_length=255)
+    # Keyed HMAC of the method, path and body: the same key with another body is refused.
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.JSONField(null=True, blank=True)
+    location = models.CharField(max_length=300, blank=True, default="")
+    scope = models.ForeignKey(
+        Scope, null=True, blank=True, on_delete=models.CASCADE, related_name="idempotent_requests"
+    )
+    item = models.ForeignKey(
+        MemoryItem,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="idempotent_requests",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "key"], name="idempotency_owner_key")
+        ]
+        indexes = [models.Index(fields=["expires_at"], name="idempotency_expires")]
+
+    def __str__(self) -> str:
+        return f"{self.owner} {self.key[:20]}"

@@ -4,10 +4,15 @@ import uuid
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
-from apps.access.selectors import filter_by_grant, has_global_access, note_admin_membership
-from apps.memory.models import MemoryItem
+from apps.access.selectors import (
+    filter_by_grant,
+    has_global_access,
+    note_admin_membership,
+    tenants_visible_to,
+)
+from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
 from memory_console.db import Parameter, PrecompiledQuery
@@ -21,6 +26,36 @@ def scopes_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[Scope]:
 def items_visible_to(user, perm: Perm = Perm.VIEW_MEMORIES) -> QuerySet[MemoryItem]:
     """Memory items in tenants or scopes the user holds `perm` on."""
     return filter_by_grant(MemoryItem.objects.all(), user, perm)
+
+
+def versions_of(item: MemoryItem) -> QuerySet[MemoryVersion]:
+    """The item's history rows with who made each change (newest first by the caller's
+    pagination); the caller has already found the item visible."""
+    return MemoryVersion.objects.filter(item_id=item.pk).select_related(
+        "changed_by", "changed_by__service_account"
+    )
+
+
+def active_counts_by_scope(scope_ids: list[int]) -> dict[int, int]:
+    """Active items per scope, for these scopes only (one grouped query over the index
+    leading with scope): a page of scopes is counted, never the whole table."""
+    rows = (
+        MemoryItem.objects.filter(scope_id__in=scope_ids, status=MemoryStatus.ACTIVE)
+        .order_by()
+        .values("scope_id")
+        .annotate(count=Count("id"))
+        .values_list("scope_id", "count")
+    )
+    return dict(rows)
+
+
+def sole_tenant_slug(user, perm: Perm = Perm.WRITE_MEMORIES) -> str | None:
+    """The slug of the one tenant the user holds `perm` in (on it or on its scopes), or
+    None when it reaches several or none, or every tenant (admins): one query at most."""
+    if user is None or not user.is_authenticated or has_global_access(user):
+        return None
+    slugs = list(tenants_visible_to(user, perm).order_by().values_list("slug", flat=True)[:2])
+    return slugs[0] if len(slugs) == 1 else None
 
 
 def user_has_perm_on(user, perm: Perm, *, tenant: Tenant | None = None, scope=None) -> bool:
@@ -68,6 +103,18 @@ def find_writable_scope(*, actor, tenant_slug: str, kind: str, external_id: str)
         return None
     scope, scope.tenant = found
     return scope
+
+
+def writable_scopes(*, actor, keys: set[tuple[str, str, str]]) -> dict[tuple[str, str, str], Scope]:
+    """Of these (tenant slug, kind, external id) keys, the existing scopes the actor may
+    write to, with their tenants, in one query (a batch's scopes)."""
+    if not keys or actor is None or not actor.is_authenticated or not actor.is_active:
+        return {}
+    wanted = Q()
+    for slug, kind, external_id in keys:
+        wanted |= Q(tenant__slug=slug, kind=kind, external_id=external_id)
+    found = scopes_visible_to(actor, Perm.WRITE_MEMORIES).filter(wanted).select_related("tenant")
+    return {(scope.tenant.slug, scope.kind, scope.external_id): scope for scope in found}
 
 
 def scope_to_write(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:

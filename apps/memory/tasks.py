@@ -23,6 +23,7 @@ from apps.memory.services import (
     expire_items,
     record_recall_accesses,
 )
+from apps.memory.services.idempotency import prune_idempotent_requests
 
 logger = logging.getLogger("memory_console.broker")
 
@@ -73,7 +74,8 @@ def decay_task(trigger: str = JobTrigger.MANUAL) -> dict:
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
 def expiry_task(trigger: str = JobTrigger.MANUAL) -> dict:
-    """Hourly: archive (or delete, per tenant) active items past their expires_at."""
+    """Hourly: archive (or delete, per tenant) active items past their expires_at, and
+    drop the stored answers of Idempotency-Keys past their 24 hours."""
 
     def work(run):
         archived, deleted = expire_items()
@@ -82,6 +84,7 @@ def expiry_task(trigger: str = JobTrigger.MANUAL) -> dict:
             "deleted": deleted.total,
             "deleted_by_tenant": deleted.as_dict()["by_tenant"],
             "batches": archived.batches + deleted.batches,
+            "idempotency_keys_pruned": prune_idempotent_requests(),
         }
 
     return run_exclusive_job("expiry", work, trigger=trigger)

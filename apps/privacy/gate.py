@@ -5,12 +5,15 @@ erasure: the write is refused with 409 `subject_erased`, and the refusal is audi
 (after the write's transaction rolled back) with no identifier in it.
 """
 
+from collections import defaultdict
+from collections.abc import Sequence
+
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.core.types import Actor
 from apps.memory.gate import Draft, GateRejected
-from apps.privacy.selectors import active_denylist_digests
+from apps.privacy.selectors import active_denylist_digests, denylisted_among
 
 ERASED_MESSAGE = "This subject was erased under a GDPR request; it cannot be written again."
 
@@ -44,14 +47,37 @@ class DenylistStage:
     name = "denylist"
 
     def inspect(self, draft: Draft) -> None:
-        memory, scope = draft.memory, draft.scope
+        scope = draft.scope
         if scope is None or draft.tenant is None:
             return
-        subjects = {scope.subject, memory.subject}
-        digests = {keyed_hash(scope.key)} | {keyed_hash(s) for s in subjects if s}
-        if active_denylist_digests(tenant_id=draft.tenant.pk, digests=digests):
+        digests = _digests(draft)
+        prepared = draft.prepared.get(self.name)
+        if prepared is not None and digests <= prepared[0]:
+            erased = bool(digests & prepared[1])  # looked up for the whole batch
+        else:
+            erased = active_denylist_digests(tenant_id=draft.tenant.pk, digests=digests)
+        if erased:
             raise SubjectErased(
                 tenant_id=draft.tenant.pk,
                 scope_kind=scope.kind,
-                api_key_prefix=memory.api_key_prefix,
+                api_key_prefix=draft.memory.api_key_prefix,
             )
+
+    def prepare(self, drafts: Sequence[Draft]) -> None:
+        """One lookup per tenant for a batch's writes (their scope keys and subjects)."""
+        asked: dict[int, set[str]] = defaultdict(set)
+        for draft in drafts:
+            if draft.scope is not None and draft.tenant is not None:
+                asked[draft.tenant.pk] |= _digests(draft)
+        for tenant_id, digests in asked.items():
+            found = denylisted_among(tenant_id=tenant_id, digests=digests)
+            for draft in drafts:
+                if draft.tenant is not None and draft.tenant.pk == tenant_id:
+                    draft.prepared[self.name] = (digests, found)
+
+
+def _digests(draft: Draft) -> set[str]:
+    """Keyed hashes of what the write names: its scope key and subjects."""
+    scope = draft.scope
+    subjects = {scope.subject, draft.memory.subject}
+    return {keyed_hash(scope.key)} | {keyed_hash(s) for s in subjects if s}

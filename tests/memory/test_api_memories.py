@@ -62,13 +62,13 @@ def test_remember_duplicate_answers_200_merged(api_a):
 def test_remember_costs_a_fixed_number_of_statements(api_a, django_assert_num_queries):
     """Authentication loads the key, its account and admin flag at once; the gate then
     resolves the scope, asks the denylist whether the subject was erased, looks for a twin
-    under the dedupe lock, inserts item and version together, reads the chain head under
-    its lock and inserts the audit event. The answer needs no second read."""
+    under the dedupe lock, reads the chain head under its lock and inserts item, version
+    and audit event together. The answer needs no second read."""
     from django.db import connection
 
     write(api_a, content={"text": "the scope exists now"})
-    # SQLite has no dedupe lock, but sends item and version as two statements.
-    statements = 7 if connection.vendor == "postgresql" else 8
+    # SQLite has no dedupe lock, but sends item, version and event as three statements.
+    statements = 6 if connection.vendor == "postgresql" else 8
     with django_assert_num_queries(statements + 2):  # + the test's savepoint and release
         response = api_a.post(LIST, remember_body(content={"text": "a new fact"}), format="json")
     assert response.status_code == 201
@@ -194,7 +194,7 @@ def test_list_is_cursor_paginated_with_bounded_queries(api_a, django_assert_max_
 def test_patch_needs_a_version_and_bumps_it(api_a):
     created = write(api_a)
     response = api_a.patch(detail(created["id"]), {"key": "seat"}, format="json")
-    assert "version" in assert_error(response, 400)["fields"]
+    assert "version" in assert_error(response, 428, "precondition_required")["fields"]
     response = api_a.patch(
         detail(created["id"]), {"version": 1, "content": {"text": "aisle seats"}}, format="json"
     )
@@ -217,7 +217,7 @@ def test_patch_accepts_if_match(api_a):
     ok = api_a.patch(detail(created["id"]), {"key": "a"}, format="json", HTTP_IF_MATCH='"1"')
     assert ok.status_code == 200
     stale = api_a.patch(detail(created["id"]), {"key": "b"}, format="json", HTTP_IF_MATCH='W/"1"')
-    assert_error(stale, 409)
+    assert assert_error(stale, 412, "version_conflict")["current_version"] == 2
     bad = api_a.patch(detail(created["id"]), {"key": "b"}, format="json", HTTP_IF_MATCH="*x")
     assert_error(bad, 400)
 

@@ -31,6 +31,8 @@ MEMORY_PATHS = [
     ("/api/v1/memories/{id}/", "delete"),
     ("/api/v1/memories/{id}/feedback/", "post"),
     ("/api/v1/memories/merge/", "post"),
+    ("/api/v1/memories/by-key/", "get"),
+    ("/api/v1/memories/by-key/", "put"),
 ]
 
 
@@ -41,12 +43,15 @@ def test_schema_describes_every_memory_operation_with_errors(client):
     assert schema["openapi"].startswith("3.")
     for path, method in MEMORY_PATHS:
         operation = schema["paths"][path][method]
-        assert "404" in operation["responses"], (path, method)
+        if "{id}" in path or method == "post":
+            assert "404" in operation["responses"], (path, method)
+        assert {"401", "429"} <= set(operation["responses"]), (path, method)
     remember_op = schema["paths"]["/api/v1/memories/"]["post"]
     assert {"201", "200", "400"} <= set(remember_op["responses"])
     body = remember_op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     required = schema["components"]["schemas"][body.rsplit("/", 1)[1]]["required"]
-    assert {"tenant", "scope", "memory_type", "content", "source"} <= set(required)
+    assert {"scope", "memory_type", "content", "source"} <= set(required)
+    assert "tenant" not in required  # optional for a one-tenant key (issue 18 point 6)
     assert schema["components"]["securitySchemes"]["ApiKeyAuth"]["type"] == "apiKey"
 
 

@@ -1,38 +1,46 @@
-"""Detection quality on the issue 17 sets: the dev data (tuned and trained on) and the
-held-out test set v2.
+"""Detection quality on the issue 17 sets: the dev data (tuned and trained on) and a blind
+test set.
 
-The held-out set v2 (bench/data/detectors_heldout_v2/test.jsonl) was written by a second
-independent author without sight of the rules and is never tuned or trained on. These tests
-keep a floor under its figures just under what was measured (docs/bench/detectors.md), so a
-change that makes the detectors generalise worse fails the suite. Failures report aggregate
-figures only: the held-out texts must stay unseen. Set v1 (detectors_heldout/test.jsonl)
-was retired into development data on 2026-12-01 and has a dev floor.
+A blind test set is written by an author without sight of the rules and lives outside the
+repository: set MEMORY_CONSOLE_DETECTOR_TEST_SET to its path (a JSON-lines file or a
+directory of them) and these tests keep a floor under its figures, just under what was
+measured (docs/bench/detectors.md); without it they skip. Failures report aggregate
+figures only: the blind texts must stay unseen. The earlier held-out sets v1 and v2
+(bench/data/detectors_heldout*/) were each measured blind once and retired into
+development data; they have dev floors.
 """
+
+import os
+from pathlib import Path
 
 import pytest
 
 from apps.quarantine.detectors.quality import (
     DEV_PATH,
     HELDOUT_V1_PATH,
-    TEST_PATH,
+    HELDOUT_V2_PATH,
+    TEST_SET_ENV,
     load_corpus,
     measure,
 )
 
-# Held-out set v2, measured once on 2026-12-01 (detectors alone — rules + learned layer —
-# each text's own source_kind): recall 0.740 / EN 0.774 / ZH 0.688, FPR 0.074 / 0.086 /
-# 0.060. Floors just under it: rounded down for recall, up for the false-positive rate.
-# Never raise these above a measurement.
-TEST_FLOORS = {
+# The blind test set's floor is set by whoever measures it (the lead, on v3), just under
+# that measurement: rounded down for recall, up for the false-positive rate. Never raise
+# these above a measurement; None means "not measured yet" (the test then only reports).
+TEST_FLOORS: dict[str, tuple[float, float] | None] = {
     # lang: (min recall, max false-positive rate)
-    "all": (0.73, 0.08),
-    "en": (0.76, 0.09),
-    "zh": (0.67, 0.065),
+    "all": None,
+    "en": None,
+    "zh": None,
 }
-DEV_FLOORS = {"all": (0.95, 0.03), "en": (0.95, 0.03), "zh": (0.95, 0.05)}
-# The retired held-out set v1 is development data now (tuned and trained on): its floor
-# guards against regressions, not generalisation.
-RETIRED_V1_FLOORS = {"all": (0.95, 0.045), "en": (0.97, 0.05), "zh": (0.93, 0.04)}
+DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
+# The retired held-out sets are development data now (tuned and trained on): their floors
+# guard against regressions, not generalisation.
+RETIRED_FLOORS = {
+    "v1": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.97, 0.02)},
+    "v2": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
+}
+RETIRED_PATHS = {"v1": HELDOUT_V1_PATH, "v2": HELDOUT_V2_PATH}
 
 
 def _rows(path, lang):
@@ -40,17 +48,21 @@ def _rows(path, lang):
 
 
 @pytest.fixture(scope="module")
-def heldout():
-    if not TEST_PATH.exists():
-        pytest.skip(f"held-out test set absent ({TEST_PATH.name}): its floor cannot be checked")
-    return TEST_PATH
+def blind():
+    path = os.environ.get(TEST_SET_ENV)
+    if not path or not Path(path).exists():
+        pytest.skip(f"no blind test set ({TEST_SET_ENV} unset): its floor cannot be checked")
+    return Path(path)
 
 
 @pytest.mark.parametrize("lang", sorted(TEST_FLOORS))
-def test_heldout_recall_and_false_positive_rate_stay_above_the_measured_floor(heldout, lang):
-    confusion = measure(_rows(heldout, lang))
-    min_recall, max_fpr = TEST_FLOORS[lang]
+def test_blind_set_recall_and_false_positive_rate_stay_above_the_measured_floor(blind, lang):
+    confusion = measure(_rows(blind, lang))
     figures = f"recall {confusion.recall:.3f}, FPR {confusion.false_positive_rate:.3f}"
+    floor = TEST_FLOORS[lang]
+    if floor is None:
+        pytest.skip(f"no floor set yet for {lang}; measured {figures}")
+    min_recall, max_fpr = floor
     assert confusion.recall >= min_recall, figures
     assert confusion.false_positive_rate <= max_fpr, figures
 
@@ -65,10 +77,12 @@ def test_dev_set_recall_and_false_positive_rate_meet_the_floor(lang):
     ]
 
 
-@pytest.mark.parametrize("lang", sorted(RETIRED_V1_FLOORS))
-def test_retired_heldout_v1_recall_and_false_positive_rate_meet_the_dev_floor(lang):
-    confusion = measure(_rows(HELDOUT_V1_PATH, lang))
-    min_recall, max_fpr = RETIRED_V1_FLOORS[lang]
+@pytest.mark.parametrize(
+    ("version", "lang"), [(v, lang) for v in sorted(RETIRED_FLOORS) for lang in ("all", "en", "zh")]
+)
+def test_retired_heldout_sets_recall_and_false_positive_rate_meet_the_dev_floor(version, lang):
+    confusion = measure(_rows(RETIRED_PATHS[version], lang))
+    min_recall, max_fpr = RETIRED_FLOORS[version][lang]
     figures = f"recall {confusion.recall:.3f}, FPR {confusion.false_positive_rate:.3f}"
     assert confusion.recall >= min_recall, figures
     assert confusion.false_positive_rate <= max_fpr, figures

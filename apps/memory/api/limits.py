@@ -6,6 +6,7 @@ and this module must not import rest_framework.views in turn.
 
 import io
 import json
+from typing import NamedTuple
 
 from django.conf import settings
 from django.http import JsonResponse
@@ -49,6 +50,25 @@ class SizeLimitedJSONParser(JSONParser):
 
 def _reject_constant(name: str) -> float:
     raise ValueError(f"{name} is not a valid JSON number")
+
+
+class RateLimitState(NamedTuple):
+    """Where a client stands with its request budget (apps.memory.api.throttling)."""
+
+    limit: int
+    remaining: int
+    reset_seconds: int
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset_seconds),
+        }
+
+
+# Where the throttle leaves the state on the Django request for the middleware.
+RATE_LIMIT_ATTRIBUTE = "rate_limit_state"
 
 
 # Statuses Django itself may answer on API paths (no view ran, or a view crashed).
@@ -100,7 +120,11 @@ class ApiRequestMiddleware:
             for header in ("Allow", "Retry-After", "WWW-Authenticate", "X-Request-ID"):
                 if header in response:
                     replacement[header] = response[header]
-            return replacement
+            response = replacement
+        rate_limit = getattr(request, RATE_LIMIT_ATTRIBUTE, None)
+        if rate_limit is not None:
+            for header, value in rate_limit.headers().items():
+                response[header] = value
         return response
 
     @staticmethod

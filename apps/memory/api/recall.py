@@ -8,27 +8,35 @@ no results.
 """
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.serializers import FiniteFloatField, NoNulCharField
-from apps.memory.api.memories import ErrorResponse
-from apps.memory.api.serializers import MAX_EMBEDDING_DIMENSIONS, MemorySerializer
+from apps.memory.api.serializers import (
+    MAX_EMBEDDING_DIMENSIONS,
+    MemorySerializer,
+    tenant_of_request,
+)
 from apps.memory.embedding_provider import EmbeddingUnavailable, embed_texts, provider_model
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
 from apps.tenancy.keys import parse_scope_key
+from apps.tenancy.permissions import Perm
 
 MAX_QUERY_CHARS = 2000
 
 
 class RecallRequest(serializers.Serializer):
-    """The body of `POST /api/v1/recall/` (CONTRACT "REST API")."""
+    """Recall: a query (text, embedding or both) over one scope."""
 
-    tenant = NoNulCharField(max_length=64, help_text="Tenant slug.")
+    tenant = NoNulCharField(
+        max_length=64,
+        required=False,
+        help_text="Tenant slug; may be left out when the key reaches one tenant only.",
+    )
     scope = NoNulCharField(max_length=220, help_text="Scope key `kind:external_id`.")
     query = NoNulCharField(max_length=MAX_QUERY_CHARS, allow_blank=True, trim_whitespace=False)
     top_k = serializers.IntegerField(min_value=1, max_value=MAX_TOP_K, default=10)
@@ -107,14 +115,7 @@ class RecallView(APIView):
     @extend_schema(
         operation_id="recall",
         request=RecallRequest,
-        responses={
-            200: RecallResponseSerializer,
-            400: OpenApiResponse(ErrorResponse, description="Bad input"),
-            401: OpenApiResponse(ErrorResponse, description="Not authenticated"),
-            404: OpenApiResponse(ErrorResponse, description="Unknown or not permitted scope"),
-            413: OpenApiResponse(ErrorResponse, description="Request too large"),
-            429: OpenApiResponse(ErrorResponse, description="Throttled; see Retry-After"),
-        },
+        responses=RecallResponseSerializer,
     )
     def post(self, request: Request) -> Response:
         params = RecallRequest(data=request.data)
@@ -130,7 +131,7 @@ class RecallView(APIView):
         try:
             hits = recall_memories(
                 actor=request.user,
-                tenant=data["tenant"],
+                tenant=tenant_of_request(data, actor=request.user, perm=Perm.VIEW_MEMORIES),
                 scope_key=data["scope"],
                 query=data["query"],
                 top_k=data["top_k"],

@@ -1,10 +1,20 @@
-"""Per-API-key throttling: each agent key gets its own budget (429 with Retry-After)."""
+"""Per-API-key throttling: each agent key gets its own budget (429 with Retry-After).
+
+Every throttled answer tells the client where it stands, as the IETF RateLimit header
+draft does: `RateLimit-Limit` (requests per window), `RateLimit-Remaining` (left in it)
+and `RateLimit-Reset` (seconds until the oldest counted request leaves the window).
+The throttle notes them on the request; ApiRequestMiddleware (api.limits) writes them
+on the response, whatever answered it (a view, an error, the 429 itself).
+"""
+
+import math
 
 from django.conf import settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from apps.access.models import AgentAPIKey
 from apps.core.cache import rate_limit_cache
+from apps.memory.api.limits import RATE_LIMIT_ATTRIBUTE, RateLimitState
 
 
 class AgentKeyRateThrottle(SimpleRateThrottle):
@@ -32,4 +42,14 @@ class AgentKeyRateThrottle(SimpleRateThrottle):
         if self.rate is None:
             return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        allowed = super().allow_request(request, view)
+        history = getattr(self, "history", None)
+        if history is not None:  # a request this throttle counted
+            oldest_leaves = self.duration - (self.now - history[-1]) if history else 0
+            state = RateLimitState(
+                limit=self.num_requests,
+                remaining=max(0, self.num_requests - len(history)),
+                reset_seconds=max(0, math.ceil(oldest_leaves)),
+            )
+            setattr(getattr(request, "_request", request), RATE_LIMIT_ATTRIBUTE, state)
+        return allowed

@@ -10,8 +10,12 @@ restore or a reviewer's edit. The runner (apps.memory.services.gate) wraps it in
 - register work: `draft.on_persist(callback)` runs with the saved item inside the
   write's transaction (a queue entry, a conflict record); `draft.on_commit(callback)`
   runs after that transaction commits.
-It never writes. The runner performs every write (scope creation, the insert or the
-dedupe merge, the callbacks) in one transaction.
+It never writes. A stage may also offer `prepare(drafts)`: for a batch
+(`remember_many`), the lookups it would make for each draft, made once for all of them
+before any is judged, kept in `draft.prepared[stage.name]`; `inspect` uses an answer
+only while it still fits the draft, and looks up itself otherwise.
+The runner performs every write (scope creation, the insert or the dedupe merge, the
+callbacks) in one transaction.
 
 Which stages run, and in which order, is listed by import in the composition root
 `memory_console/pipeline.py` (see apps.memory.wiring).
@@ -62,12 +66,17 @@ class NewMemory:
     embedding: bytes | None = None
     embedding_model: str = ""
     api_key_prefix: str = ""
+    # The agent's free-form metadata object (validated by the builder: ≤ 4 KiB).
+    metadata: dict[str, Any] = field(default_factory=dict)
     # Derived from content (and rewritten by the sensitive-data stage when it redacts/seals).
     text: str = ""
     content_hash: str = ""
     sensitive: bool = False
     sealed_content: str = ""
     last_access_at: datetime | None = None
+    # When the memory was first written elsewhere (an importer's or a restore's original
+    # time, in UTC); None: now.
+    created_at: datetime | None = None
     # What the injection stage noticed about a write it let through (instruction_like,
     # unverified_source, …): stored on the item, carried by recall results (issue 17).
     flags: list[str] = field(default_factory=list)
@@ -93,6 +102,8 @@ class Draft:
     twin: Twin | None = None
     callbacks: list[Callable[[Any], None]] = field(default_factory=list)
     commit_callbacks: list[Callable[[], None]] = field(default_factory=list)
+    # What a stage's `prepare` looked up for this draft in a batch, by stage name.
+    prepared: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tenant(self) -> Any:
@@ -112,6 +123,9 @@ class Draft:
 
 
 class Stage(Protocol):
+    """A judge of drafts; it may also define `prepare(drafts: Sequence[Draft]) -> None`
+    (batch lookups, see the module's docstring): optional, so not declared here."""
+
     name: str
 
     def inspect(self, draft: Draft) -> None: ...

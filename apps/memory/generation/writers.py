@@ -31,6 +31,7 @@ COPY_COLUMNS = [
     "half_life_days", "last_access_at", "access_count", "archive_due_at", "confidence",
     "status", "superseded_by_id", "expires_at", "version", "content_hash", "sensitive",
     "flags", "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
+    "metadata",
 ]  # fmt: skip
 VECTOR_COPY = f"COPY {VECTOR_TABLE} (item_id, scope_id, model, dims, embedding) FROM STDIN"
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
@@ -76,6 +77,7 @@ def copy_line(row: dict) -> str:
             row.get("embedding_model", ""),
             created,
             created,
+            "{}",  # metadata
         )
     )
 

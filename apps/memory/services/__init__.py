@@ -2,9 +2,10 @@
 
 Split by concern: `items` (the primitives: create, update, activate, delete, roll back),
 `gate` (the remember runner and the door for new content), `agent_ops` (edit, forget,
-feedback, merge), `scopes` (creation on first write), `accesses` (recall reinforcement),
-`lifecycle` (the scheduled archival and expiry, and an operator's restore), `embeddings`
-(the provider's embedding of a write that came without one).
+feedback, merge), `scopes` (creation on first write, forgetting a whole scope),
+`accesses` (recall reinforcement), `lifecycle` (the scheduled archival and expiry, and
+an operator's restore), `embeddings` (the provider's embedding of a write that came
+without one).
 """
 
 from apps.memory.services.accesses import record_recall_accesses
@@ -17,7 +18,7 @@ from apps.memory.services.agent_ops import (
     patch_item,
 )
 from apps.memory.services.embeddings import embed_item
-from apps.memory.services.gate import RememberResult, remember, screen_content
+from apps.memory.services.gate import RememberResult, remember, remember_many, screen_content
 from apps.memory.services.items import (
     RollbackRefused,
     StaleVersion,
@@ -36,7 +37,7 @@ from apps.memory.services.lifecycle import (
     expire_items,
     restore_item,
 )
-from apps.memory.services.scopes import create_scope
+from apps.memory.services.scopes import ScopeForgotten, create_scope, forget_scope
 
 __all__ = [
     "FeedbackSignal",
@@ -44,6 +45,7 @@ __all__ = [
     "NotArchived",
     "RememberResult",
     "RollbackRefused",
+    "ScopeForgotten",
     "StaleVersion",
     "activate_item",
     "archive_due_items",
@@ -53,12 +55,14 @@ __all__ = [
     "embed_item",
     "expire_items",
     "forget_item",
+    "forget_scope",
     "give_feedback",
     "merge_items",
     "patch_item",
     "record_recall_accesses",
     "refresh_archive_due_at",
     "remember",
+    "remember_many",
     "restore_item",
     "rollback_to_version",
     "screen_content",

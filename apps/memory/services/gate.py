@@ -3,11 +3,15 @@
 `remember(new=…, actor=…)` shows a Draft of the NewMemory to each configured stage, then
 performs what the stages decided, in one transaction: the scope (when the write
 creates it), the insert or the dedupe merge, the stages' on-persist work, and (after
-commit) their on-commit work. `screen_content` is the same door for new content of an
-existing item (edit, merge): the content-judging stages over a NewMemory of the item.
+commit) their on-commit work. `remember_many` is the same door for a batch: one
+transaction, a savepoint per write (a refused write takes only its own work back), and
+the stages' batch lookups (`Stage.prepare`) done once for all writes. `screen_content`
+is the same door for new content of an existing item (edit, merge): the content-judging
+stages over a NewMemory of the item.
 Stages are listed in memory_console/pipeline.py (see apps.memory.wiring).
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +20,7 @@ from django.utils import timezone
 
 from apps.audit.models import Action
 from apps.audit.services import record
+from apps.core.errors import ServiceError
 from apps.core.types import Actor
 from apps.core.validation import validate_content
 from apps.memory import wiring
@@ -55,23 +60,74 @@ def remember(
         with transaction.atomic():
             return _run(draft, action=action, stages=stages or wiring.current().gate_stages)
     except GateRejected as refusal:
-        if refusal.code == "sensitive_data" and new.tenant is not None:
-            # Recorded after the write's transaction rolled back, so the refusal survives it.
-            record(
-                actor=actor,
-                action=Action.MEMORY_REJECTED_SENSITIVE,
-                target_type="memory.memoryitem",
-                tenant=new.tenant,
-                data={
-                    "kinds": draft.notes.get("sensitive_kinds", []),
-                    "api_key": new.api_key_prefix,
-                },
-            )
-        # A stage's own record of its refusal (e.g. a denylisted subject), kept likewise.
-        follow_up = getattr(refusal, "after_rollback", None)
-        if follow_up is not None:
-            follow_up(actor=actor)
+        _record_refusal(draft, refusal)
         raise
+
+
+def remember_many(
+    news: Sequence[NewMemory],
+    *,
+    actor: Actor,
+    action: Action = Action.MEMORY_CREATED,
+    stages: tuple[Stage, ...] | None = None,
+) -> list[RememberResult | ServiceError]:
+    """Run a batch of new memories through the gate, in order: one answer per write.
+
+    The same stages and writes as `remember`, in one transaction with a savepoint per
+    write, so a refused write (its ServiceError is its answer) takes back only its own
+    work. Stages that can look up for many writes at once (`prepare`: the dedupe locks
+    and twins, the denylist) do so once, before any write is judged. An unexpected
+    error (the database failing) fails the whole batch: nothing of it is kept.
+    """
+    stages = stages or wiring.current().gate_stages
+    drafts = [Draft(memory=new, actor=actor) for new in news]
+    answers: list[RememberResult | ServiceError] = []
+    created: dict[tuple[int, str, str], Any] = {}  # scopes this batch created, by key
+    with transaction.atomic():
+        for stage in stages:
+            prepare = getattr(stage, "prepare", None)
+            if prepare is not None:
+                prepare(drafts)
+        for draft in drafts:
+            memory = draft.memory
+            if memory.scope is not None and memory.scope.pk is None:
+                memory.scope = created.get(_scope_key(memory.scope), memory.scope)
+            try:
+                with transaction.atomic():  # a savepoint: this write alone
+                    answers.append(_run(draft, action=action, stages=stages))
+            except GateRejected as refusal:
+                _record_refusal(draft, refusal)
+                answers.append(refusal)
+                continue
+            except ServiceError as refusal:  # the last check before a write (content)
+                answers.append(refusal)
+                continue
+            created.setdefault(_scope_key(memory.scope), memory.scope)
+    return answers
+
+
+def _scope_key(scope: Any) -> tuple[int, str, str]:
+    return (scope.tenant_id, scope.kind, scope.external_id)
+
+
+def _record_refusal(draft: Draft, refusal: GateRejected) -> None:
+    """Audit a refusal once the write's own work was rolled back, so the record survives."""
+    new, actor = draft.memory, draft.actor
+    if refusal.code == "sensitive_data" and new.tenant is not None:
+        record(
+            actor=actor,
+            action=Action.MEMORY_REJECTED_SENSITIVE,
+            target_type="memory.memoryitem",
+            tenant=new.tenant,
+            data={
+                "kinds": draft.notes.get("sensitive_kinds", []),
+                "api_key": new.api_key_prefix,
+            },
+        )
+    # A stage's own record of its refusal (e.g. a denylisted subject), kept likewise.
+    follow_up = getattr(refusal, "after_rollback", None)
+    if follow_up is not None:
+        follow_up(actor=actor)
 
 
 def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> RememberResult:
@@ -141,7 +197,7 @@ def _merge_into_twin(draft: Draft, twin: Twin) -> MemoryItem:
 
 def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, Any]:
     """The MemoryItem field values of a judged NewMemory."""
-    return {
+    values: dict[str, Any] = {
         "tenant": memory.tenant,
         "scope": memory.scope,
         "memory_type": memory.memory_type,
@@ -165,8 +221,12 @@ def item_values(memory: NewMemory, *, actor: Actor, status: str) -> dict[str, An
         "sensitive": memory.sensitive,
         "sealed_content": memory.sealed_content,
         "flags": list(memory.flags),
+        "metadata": memory.metadata,
         "status": status,
     }
+    if memory.created_at is not None:  # an import keeps the original creation time
+        values["created_at"] = memory.created_at
+    return values
 
 
 def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
@@ -187,6 +247,7 @@ def new_content_of(item: MemoryItem, *, content: dict) -> NewMemory:
         expires_at=item.expires_at,
         run_id=item.run_id,
         api_key_prefix=item.api_key_prefix,
+        metadata=item.metadata,
     )
 
 

@@ -97,15 +97,7 @@ def create_item(
             item.text = render_text(item.content)
         item.content_hash = item.content_hash or content_hash(item.content)
         refresh_archive_due_at(item)
-        # The item and its first version in one statement (one round trip).
-        insert_rows(item, version_of(item=item, change=action, actor=actor, reference=reference))
-        if item.embedding:  # its row in the vector index (one INSERT; none without pgvector)
-            store_vector(
-                item_id=item.pk,
-                scope_id=item.scope_id,
-                model=item.embedding_model,
-                embedding=item.embedding,
-            )
+        # The item, its first version and its event in one statement (one round trip).
         record(
             actor=actor,
             action=action,
@@ -113,7 +105,18 @@ def create_item(
             tenant=item.tenant_id,
             scope=item.scope_id,
             data={"status": item.status, **(audit_data or {})},
+            with_rows=(
+                item,
+                version_of(item=item, change=action, actor=actor, reference=reference),
+            ),
         )
+        if item.embedding:  # its row in the vector index (one INSERT; none without pgvector)
+            store_vector(
+                item_id=item.pk,
+                scope_id=item.scope_id,
+                model=item.embedding_model,
+                embedding=item.embedding,
+            )
     return item
 
 

@@ -11,6 +11,9 @@ settings.MEMORY_CONSOLE_INJECTION_DETECTORS and returns an `Assessment`:
   sources, ``score = 1 - (1 - combined) ** weight`` with the weight from
   SOURCE_TRUST_WEIGHTS (explicit statements < inferred/agent < tool/external/import).
   A score of 0 stays 0 whatever the source, so trust never invents suspicion.
+- Review: a detector with a `review(text, findings)` method (the learned layer) receives
+  the findings of the detectors before it and returns the list to keep — its own finding
+  added, or weak rule findings damped when it reads the text as benign (learned.py).
 - `is_suspicious(assessment)` compares against settings.MEMORY_CONSOLE_QUARANTINE_THRESHOLD.
 """
 
@@ -77,7 +80,11 @@ def assess(text: str, *, source_kind: str) -> Assessment:
     """Score `text` with every configured detector, weighted by the trust of its source."""
     findings: list[Finding] = []
     for detector in configured_detectors():
-        findings.extend(detector.detect(text or ""))
+        review = getattr(detector, "review", None)
+        if review is not None:
+            findings = review(text or "", findings)
+        else:
+            findings.extend(detector.detect(text or ""))
     combined = combine([finding.score for finding in findings])
     score = round(weight_by_source(combined, source_kind), 4)
     return Assessment(score=score, findings=tuple(findings))

@@ -56,7 +56,9 @@ class Assessment:
 
 
 class Detector(Protocol):
-    """A pluggable detector: `detect` returns findings with scores in 0..1."""
+    """A pluggable detector: `detect` returns findings with scores in 0..1. A detector may
+    also define ``review(text, findings) -> list[Finding]``: `assess` then passes it the
+    findings so far and keeps what it returns (a second opinion, learned.py)."""
 
     name: str
 

@@ -102,23 +102,29 @@ class NormalisedText:
 
 _CJK_CLASS = "\u3040-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 _NEEDS_COLLAPSE = re.compile(rf"\s{{2,}}|(?<=[{_CJK_CLASS}]) (?=[{_CJK_CLASS}])")
+# The same on ASCII text, where the only whitespace left after _SINGLE_SPACE is " " and
+# no ideograph can surround it: a literal the engine scans for quickly.
+_NEEDS_COLLAPSE_ASCII = re.compile(" {2,}")
 # Single whitespace characters become one space in place, keeping offsets 1:1.
 _SINGLE_SPACE = {ord(c): " " for c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"}
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
 def _collapse_whitespace(
-    original: str, folded: str, base: list[int] | None = None, **facts
+    original: str, folded: str, base: list[int] | None = None, *, spaced: bool = False, **facts
 ) -> NormalisedText:
     """Collapse whitespace runs of the folded text; `base` maps folded to original
-    offsets (None: identity) and the result maps collapsed offsets to original ones."""
-    folded = folded.translate(_SINGLE_SPACE)
-    if not _NEEDS_COLLAPSE.search(folded):  # most texts need no (further) offset map
+    offsets (None: identity) and the result maps collapsed offsets to original ones.
+    `spaced`: the fold table already turned single whitespace characters into spaces."""
+    if not spaced:
+        folded = folded.translate(_SINGLE_SPACE)
+    needs_collapse = _NEEDS_COLLAPSE_ASCII if folded.isascii() else _NEEDS_COLLAPSE
+    if not needs_collapse.search(folded):  # most texts need no (further) offset map
         return NormalisedText(original=original, text=folded, index=base, **facts)
     pieces: list[str] = []
     index: list[int] = []
     position = 0
-    for match in _NEEDS_COLLAPSE.finditer(folded):  # only the runs that change
+    for match in needs_collapse.finditer(folded):  # only the runs that change
         start, end = match.span()
         pieces.append(folded[position:start])
         index.extend(range(position, start) if base is None else base[position:start])
@@ -134,16 +140,61 @@ def _collapse_whitespace(
     return NormalisedText(original=original, text="".join(pieces), index=index, **facts)
 
 
+# The fold table of every non-ASCII character seen so far (bounded): a text's distinct
+# characters are folded once per process, not once per text.
+# Entries are composed with _SINGLE_SPACE, so one translate both folds and spaces.
+_BASE_TABLE: dict[int, str | int] = {
+    **_ASCII_LOWER,
+    **{code: space for code, space in _SINGLE_SPACE.items() if code < 128},
+}
+_TABLE: dict[int, str | int] = dict(_BASE_TABLE)
+_KNOWN: set[str] = set()  # characters already in _TABLE
+_IRREGULAR: set[str] = set()  # ... that fold to nothing or to several characters
+_CONFUSABLE: set[str] = set()  # ... that are Cyrillic or Greek look-alikes (any case)
+MAX_KNOWN = 50_000
+
+
+def _fold_entry(char: str) -> str:
+    return "" if is_invisible(char) else fold_char(char).translate(_SINGLE_SPACE)
+
+
+def _fold_table(distinct: set[str]) -> tuple[dict[int, str | int], list[str], bool]:
+    """A translate table covering `distinct`, its irregular characters (folding to nothing
+    or to several characters) and whether a look-alike letter is among them."""
+    new = [char for char in distinct - _KNOWN if not char.isascii()]
+    if len(_KNOWN) + len(new) > MAX_KNOWN:  # hostile variety: a table for this text only
+        table: dict[int, str | int] = dict(_BASE_TABLE)
+        irregular = []
+        for char in distinct:
+            if not char.isascii():
+                table[ord(char)] = folded = _fold_entry(char)
+                if len(folded) != 1:
+                    irregular.append(char)
+        confusable = any(c.lower() in _CONFUSABLE_SCRIPTS for c in distinct if not c.isascii())
+        return table, irregular, confusable
+    for char in new:  # entries first, then _KNOWN: a reader never sees half an entry
+        folded = _fold_entry(char)
+        _TABLE[ord(char)] = folded
+        if len(folded) != 1:
+            _IRREGULAR.add(char)
+        if char.lower() in _CONFUSABLE_SCRIPTS:
+            _CONFUSABLE.add(char)
+        _KNOWN.add(char)
+    return _TABLE, list(distinct & _IRREGULAR), not distinct.isdisjoint(_CONFUSABLE)
+
+
 _last_normalised: list = [None, None]  # (text, result): every detector folds the same text
 
 
-def normalise(text: str) -> NormalisedText:
+def normalise(text: str, *, remember: bool = True) -> NormalisedText:
     """Fold `text` for matching and keep the offset map back to the original (the last
-    result is remembered: the rules and the learned layer read the same folded text)."""
+    result is remembered: the rules and the learned layer read the same folded text;
+    `remember=False` for a passing text, such as a decoded payload, keeps it so)."""
     if _last_normalised[0] is text:
         return _last_normalised[1]
     result = _normalise(text)
-    _last_normalised[0], _last_normalised[1] = text, result
+    if remember:
+        _last_normalised[0], _last_normalised[1] = text, result
     return result
 
 
@@ -151,19 +202,13 @@ def _normalise(text: str) -> NormalisedText:
     if text.isascii():
         return _collapse_whitespace(text, text.lower())
     distinct = set(text)
-    table: dict[int, str | int] = dict(_ASCII_LOWER)
-    irregular: list[str] = []  # characters that fold to nothing or to several characters
-    for char in distinct:
-        if char.isascii():
-            continue
-        folded = "" if is_invisible(char) else fold_char(char)
-        table[ord(char)] = folded
-        if len(folded) != 1:
-            irregular.append(char)
-    mixed = _mixed_script_words(text, distinct)
+    table, irregular, confusable = _fold_table(distinct)
+    mixed = _mixed_script_words(text, confusable)
     if not irregular:
         # Every character folds to exactly one: translate in C, offsets stay 1:1.
-        return _collapse_whitespace(text, text.translate(table), mixed_script_words=mixed)
+        return _collapse_whitespace(
+            text, text.translate(table), spaced=True, mixed_script_words=mixed
+        )
     pieces: list[str] = []
     base: list[int] = []
     invisible: list[int] = []
@@ -188,6 +233,7 @@ def _normalise(text: str) -> NormalisedText:
         text,
         "".join(pieces),
         base,
+        spaced=True,
         invisible=tuple(invisible),
         bidi_overrides=tuple(overrides),
         mixed_script_words=mixed,
@@ -197,9 +243,10 @@ def _normalise(text: str) -> NormalisedText:
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-def _mixed_script_words(text: str, distinct: set[str]) -> tuple[tuple[int, int], ...]:
-    """Spans of words mixing Latin letters with Cyrillic/Greek look-alikes ("pаypal")."""
-    if not any(c.lower() in _CONFUSABLE_SCRIPTS for c in distinct if not c.isascii()):
+def _mixed_script_words(text: str, confusable: bool) -> tuple[tuple[int, int], ...]:
+    """Spans of words mixing Latin letters with Cyrillic/Greek look-alikes ("pаypal");
+    `confusable`: the text holds a Cyrillic or Greek look-alike at all."""
+    if not confusable:
         return ()
     spans = []
     for match in _WORD.finditer(text):

@@ -16,10 +16,18 @@ DEV_PATH = DATA / "detectors_dev" / "dev.jsonl"  # issue 17's development set: t
 # Held-out set v1: measured twice on 2026-11-30, then retired into development data on
 # 2026-12-01 (tuned and trained on since; it no longer measures generalisation).
 HELDOUT_V1_PATH = DATA / "detectors_heldout" / "test.jsonl"
-# The held-out test set v2 (issue 17): written by a second blind author without sight of
-# the rules, never tuned or trained on; read only for aggregate figures
-# (bench/bench_detectors.py, the floor test).
-TEST_PATH = DATA / "detectors_heldout_v2" / "test.jsonl"
+# Held-out set v2: written by a second blind author, measured once on 2026-12-01, then
+# retired into development data (tuned and trained on since).
+HELDOUT_V2_PATH = DATA / "detectors_heldout_v2" / "test.jsonl"
+# Synthetic training texts for the learned layer, written from the threat description
+# (bench/data/detectors_train/generate.py).
+SYNTHETIC_PATH = DATA / "detectors_train" / "train.jsonl"
+# Every development set: tuned and/or trained on, so never evidence of generalisation.
+DEV_PATHS = (DEV_PATH, HELDOUT_V1_PATH, HELDOUT_V2_PATH)
+# A blind test set lives outside the repository (its author never saw the rules, nobody
+# tuning them reads it): the benchmark takes it as `--test PATH`, the floor test from this
+# environment variable (a JSON-lines file, or a directory of them).
+TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 DEFAULT_SOURCE_KIND = "explicit_statement"
 
 
@@ -55,7 +63,10 @@ class Confusion:
 
 
 def load_corpus(path: Path = CORPUS_PATH) -> list[dict]:
-    """Read the JSON-lines corpus: {text, label, lang, category?, source_kind?, split?}."""
+    """Read the JSON-lines corpus: {text, label, lang, category?, source_kind?, split?};
+    a directory reads every ``*.jsonl`` file in it, in name order."""
+    if path.is_dir():
+        return [row for file in sorted(path.glob("*.jsonl")) for row in load_corpus(file)]
     with path.open(encoding="utf-8") as corpus:
         return [json.loads(line) for line in corpus if line.strip()]
 
@@ -80,3 +91,41 @@ def measure(rows: Iterable[dict], *, force_source_kind: str | None = None) -> Co
         else:
             confusion.true_negative += 1
     return confusion
+
+
+# The detectors' full output on the development set, checked in: a change meant to keep
+# every decision (a speed-up) must reproduce it exactly (bench/dump_detectors.py --golden
+# rewrites it after an intended change to the rules, cues or model).
+GOLDEN_PATH = DATA / "detectors_dev" / "expected_output.jsonl"
+GOLDEN_SETS = (DEV_PATH,)
+
+
+def detector_output(text: str, source_kind: str) -> dict:
+    """Everything the detectors decide about one text: score, verdict, findings, spans."""
+    assessment = assess(text, source_kind=source_kind)
+    return {
+        "score": assessment.score,
+        "suspicious": is_suspicious(assessment),
+        "findings": [
+            [
+                finding.detector,
+                finding.category,
+                finding.reason,
+                finding.score,
+                [[span.start, span.end, span.label] for span in finding.spans],
+            ]
+            for finding in assessment.findings
+        ],
+    }
+
+
+def dump_rows(paths: Iterable[Path]) -> list[str]:
+    """One JSON line per text of each set (as its own source kind, then as tool output)."""
+    lines = []
+    for path in paths:
+        for number, row in enumerate(load_corpus(path), 1):
+            for source_kind in (row.get("source_kind", DEFAULT_SOURCE_KIND), "tool"):
+                output = detector_output(row["text"], source_kind)
+                where = {"set": str(path.relative_to(DATA)), "line": number, "as": source_kind}
+                lines.append(json.dumps({**where, **output}, ensure_ascii=False))
+    return lines

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 
 try:  # optional accelerator for trigger screening; results are identical without it
     import ahocorasick
@@ -34,6 +35,7 @@ from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
 from apps.quarantine.detectors.patterns import RULES, Category, Rule, has_ideographs
+from apps.quarantine.detectors.prefixes import Prefiltered, PrefixIndex, next_match
 
 _NEGATION = re.compile(
     r"(?:\b(?:never|not|don't|dont|do not|doesn't|must not|mustn't|should not|shouldn't|"
@@ -73,6 +75,9 @@ _DEFENSIVE_FRAMING = re.compile(
     r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
 )
 DEFENDED_DISCUSSION_SHARE = 0.5
+# Searched only where one of their literal prefixes occurs (prefixes.py): same results.
+_DISCUSSION_CUES = Prefiltered(_DISCUSSION)
+_DEFENSIVE_FRAMING_CUES = Prefiltered(_DEFENSIVE_FRAMING)
 
 
 def _discussion_factor(text: str, start: int, end: int) -> float:
@@ -130,7 +135,7 @@ def is_defended_discussion(text: str) -> bool:
     for the text being analysed)."""
     if _last_defended[0] is not text:
         _last_defended[0] = text
-        _last_defended[1] = discusses_attacks(text) and bool(_DEFENSIVE_FRAMING.search(text))
+        _last_defended[1] = discusses_attacks(text) and bool(_DEFENSIVE_FRAMING_CUES.search(text))
     return _last_defended[1]
 
 
@@ -138,7 +143,7 @@ def discusses_attacks(text: str) -> bool:
     """Whether the (folded) text discusses attacks, fiction or examples; remembered for
     the text being analysed, which the phrase rules and the directive pass both ask about."""
     if _last_discussion[0] is not text:
-        _last_discussion[0], _last_discussion[1] = text, bool(_DISCUSSION.search(text))
+        _last_discussion[0], _last_discussion[1] = text, bool(_DISCUSSION_CUES.search(text))
     return _last_discussion[1]
 
 
@@ -192,7 +197,7 @@ class TriggerIndex:
         """The trigger words occurring in `text`."""
         if self.automaton is None:
             return {word for word in self.words if word in text}
-        return {word for _, word in self.automaton.iter(text)}
+        return set(map(itemgetter(1), self.automaton.iter(text)))
 
 
 @cache
@@ -201,22 +206,38 @@ def trigger_index(rules: tuple[Rule, ...]) -> TriggerIndex:
     return TriggerIndex(rules)
 
 
+@cache
+def prefix_index(rules: tuple[Rule, ...]) -> PrefixIndex:
+    """The (cached) index of the literal prefixes of a rule table's patterns."""
+    return PrefixIndex(rule.pattern for rule in rules)
+
+
 def match_rules(
     normalised: NormalisedText, rules: tuple[Rule, ...] = RULES
 ) -> dict[str, _CategoryHit]:
     """Match every rule on the folded text; return the best hit per category."""
     text = normalised.text
     present = trigger_index(rules).present(text)
+    index = prefix_index(rules)
+    starts = index.starts(text)  # where each rule's match can begin (see prefixes.py)
     chinese = has_ideographs(text)
     discussion: bool | None = None  # computed on the first match only: most texts have none
     hits: dict[str, _CategoryHit] = {}
-    for rule in rules:
+    # Only rules with an offset where a match could begin, and those without prefixes.
+    for number in sorted(index.unscreened.union(starts.by_pattern)):
+        rule = rules[number]
         if rule.chinese and not chinese:
             continue
+        screened = index.screened[number]
         if not all(not present.isdisjoint(group) for group in rule.triggers):
             continue
+        offsets = starts.offsets(number) if screened else []
         position = 0
-        while match := rule.pattern.search(text, position):
+        while match := (
+            next_match(rule.pattern, text, offsets, position)
+            if screened
+            else rule.pattern.search(text, position)
+        ):
             start, end = match.span()
             position = max(end, start + 1)
             if rule.left_boundary and start and _is_word(text[start - 1]) and _is_word(text[start]):
@@ -263,7 +284,7 @@ class RuleDetector:
 
     def score_plain(self, text: str) -> tuple[float, list[str]]:
         """Best category score and categories for a decoded payload (no span mapping)."""
-        normalised = normalise(text)
+        normalised = normalise(text, remember=False)  # the text being assessed stays cached
         scores = {category: hit.score for category, hit in match_rules(normalised).items()}
         for category, hit in directive.analyse(
             normalised.text, negated=_is_negated, damping=DiscussionDamping()

@@ -236,6 +236,28 @@ _ACTIONS: tuple[ActionCue, ...] = (
             r"|\b(?:you(?:'re| are)? (?:now )?(?:in|entering)|now in|enter) (?:developer|"
             r"maintenance|debug|god|unrestricted|jailbreak) mode|\b(?:developer|debug|god|"
             r"unrestricted|jailbreak) mode (?:is )?(?:now )?(?:enabled|activated|on)\b"),
+    # Rules demoted rather than named as ignored: "treat the constraints as suggestions",
+    # "the confirmation step is no longer required", "just boilerplate".
+    _action(_RULES, 0.45, "treat regard consider", leading=True, pattern=
+            r"\b(?:treat|regard|consider)\w*\s+" + _GAP % 50 + r"\b(?:rules?|constraints?|"
+            r"restrictions?|polic(?:y|ies)|guidelines?|instructions?|limits?|safeguards?|"
+            r"preamble)\b" + _GAP % 30 + r"\b(?:as |are )?(?:suggestions?|optional|advisory|"
+            r"non-binding|guidance only|boilerplate|defaults? you can ignore)\b"),
+    _action(_RULES, 0.45, "no_longer_required no_longer_needed no_longer_necessary boilerplate",
+            r"\b(?:confirmation|approval|verification|review|sign-?off|check|consent|"
+            r"limit|cap|restriction|rule|policy|preamble)s?(?: steps?)? (?:is|are) (?:now )?"
+            r"(?:no longer (?:required|needed|necessary)|just boilerplate)\b"),
+    # The same in Chinese: "不用再理会/别管 … 规范/条款/上限", "当作参考而非要求",
+    # "不再受 … 限制", "… 一律失效/作废", "以这一句为准".
+    _action(_RULES, 0.45, "不用再 不用理会 不必理会 别管 别再管 不用管 放一边 当作参考 视为参考 "
+            "不再受 一律失效 作废 为准 照办",
+            r"(?:不用再?|不必再?|无需再?|别再?|不要再)(?:理会|管|遵守|考虑|遵循|受)" + _ZH_GAP % 16
+            + r"(?:规则|规定|规范|条款|限制|上限|要求|设定|设置|政策|审核|合规|规矩|条条框框|原则)"
+            r"|(?:规则|规定|规范|条款|限制|上限|设定|设置|规矩|条条框框|安全限制)" + _ZH_GAP % 12
+            + r"(?:放一边|当作参考|视为参考|一律失效|全部失效|作废)"
+            r"|(?:当作|视为|当成)参考而(?:非|不是)要求"
+            r"|不再受" + _ZH_GAP % 10 + r"(?:限制|约束|审核)"
+            r"|以(?:这|本)(?:一?句|条|段)(?:话)?为准|(?:直接|一律)照办"),
     _action(_RULES, 0.45, "忽略 无视 忘记 跳过 绕过 不再遵守 失效 取消 只是测试 不再适用 模式",
             r"(?:忽略|无视|忘记|跳过|绕过|不再遵守)" + _ZH_GAP % 12
             + r"(?:规则|指令|设定|规定|限制|"

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 import ahocorasick
 
+from apps.quarantine.detectors.prefixes import prefiltered
+
 _IDEOGRAPH = re.compile("[\u3400-\u9fff]")
 
 
@@ -56,8 +58,8 @@ class Bilingual:
         chinese = [part for part in alternatives if _IDEOGRAPH.search(part)]
         english = [part for part in alternatives if not _IDEOGRAPH.search(part)]
         self.pattern = re.compile(pattern)
-        self.english = re.compile("|".join(english)) if english else None
-        self.chinese = re.compile("|".join(chinese)) if chinese else None
+        self.english = prefiltered(re.compile("|".join(english))) if english else None
+        self.chinese = prefiltered(re.compile("|".join(chinese))) if chinese else None
 
     def search(self, text: str, low: int = 0, high: int | None = None) -> re.Match | None:
         high = len(text) if high is None else high
@@ -70,7 +72,7 @@ class Bilingual:
 
     def finditer(self, text: str, low: int = 0, high: int | None = None) -> list[re.Match]:
         high = len(text) if high is None else high
-        matches = list(self.english.finditer(text, low, high)) if self.english else []
+        matches = self.english.finditer(text, low, high) if self.english else []
         if self.chinese is not None and _has_cjk(text):
             matches.extend(self.chinese.finditer(text, low, high))
             matches.sort(key=lambda match: match.start())
@@ -115,8 +117,11 @@ def _windowed(pattern: re.Pattern[str], text: str, starts: list[int]) -> list[tu
         else:
             windows.append([low, high])
     spans: list[tuple[int, int]] = []
+    finditer = (
+        prefiltered(pattern).finditer if isinstance(pattern, re.Pattern) else pattern.finditer
+    )
     for low, high in windows:
-        spans.extend(match.span() for match in pattern.finditer(text, low, high))
+        spans.extend(match.span() for match in finditer(text, low, high))
     return sorted(set(spans))
 
 

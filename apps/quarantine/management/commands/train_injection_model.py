@@ -6,7 +6,7 @@ from apps.quarantine.detectors import training
 
 
 class Command(BaseCommand):
-    help = "Train the n-gram model (corpus + dev + retired held-out v1) deterministically."
+    help = "Train the n-gram model (corpus, dev sets, synthetic texts) deterministically."
 
     def add_arguments(self, parser):
         parser.add_argument(

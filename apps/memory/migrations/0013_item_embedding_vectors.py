@@ -8,7 +8,7 @@ database), kept by apps.memory.vectors; `makemigrations --check` never sees it.
 
 Where the extension is missing this migration does nothing, and recall searches the
 float32 bytes exactly instead (apps.memory.recall.vectors). Once pgvector is installed
-later, `manage.py migrate memory 0009 && manage.py migrate memory` creates and fills the
+later, `manage.py migrate memory 0012 && manage.py migrate memory` creates and fills the
 table. The reverse drops the table (the extension stays: other databases objects may
 use it).
 """
@@ -104,6 +104,6 @@ def _drop_vector_table(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memory", "0009_pending_access")]
+    dependencies = [("memory", "0012_memoryitem_created_at_settable")]
 
     operations = [migrations.RunPython(_create_vector_table, _drop_vector_table)]

@@ -1,0 +1,330 @@
+"""Restore, pass 1 and the dry run: read and check the whole package before anything is
+written, judge every item with the gate's stages, stage it, and classify it.
+
+Pass 1 decrypts and parses every chunk and record (a PackageError names the first
+problem, and nothing has been written); applies the scope mapping; keeps out every
+item whose original or mapped subject or scope key is on the denylist (of the target
+tenant, and of the source tenant when it lives here too); and runs the remember gate's
+validate stage and content stages (sensitive data, injection: the stage objects the
+composition root installed) over each item, so a hostile text is held in quarantine
+and a secret redacted or sealed exactly as on a write. The judged rows go to the staging
+tables (services/staging.py); `classify` then marks each as new, duplicate or
+conflicting with set-based SQL, and `dry_run_report` counts them per scope.
+"""
+
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.db import connection
+
+from apps.audit.hashing import keyed_hash
+from apps.core.types import Actor
+from apps.memory import wiring
+from apps.memory.gate import Draft, GateRejected, NewMemory
+from apps.memory.gate.stages import ValidateStage
+from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.scoring import compute_archive_due_at
+from apps.privacy.selectors import active_denylist_digests
+from apps.snapshots.package.read import validated_records
+from apps.snapshots.package.records import ItemRecord, ScopeRecord
+from apps.snapshots.package.stream import PackageReader
+from apps.snapshots.services import staging
+from apps.snapshots.services.mapping import Mapping
+from apps.tenancy.models import Scope, ScopeKind, Tenant
+
+Progress = Callable[[int, int], None]
+# Scopes listed one by one in a dry-run report (the totals always count every scope).
+REPORT_SCOPES = 500
+
+
+@dataclass
+class TargetScope:
+    """Where a package scope lands: the mapped key, its subject, and whether it is erased."""
+
+    number: int
+    kind: str
+    external_id: str
+    subject: str
+    scope: Scope  # saved when it exists already, else unsaved (created by the apply)
+    denylisted: bool
+    # Every subject and scope key, original and mapped, that lands here (denylist checks).
+    identities: set[str] = field(default_factory=set)
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}:{self.external_id}"
+
+
+@dataclass
+class Staged:
+    """What pass 1 read and staged (counts only; the rows are in the staging tables)."""
+
+    header: dict[str, Any]
+    version: int
+    items: int = 0
+    targets: dict[str, TargetScope] = field(default_factory=dict)
+    resolver: "ScopeResolver | None" = None
+    denylisted: int = 0
+    refused: Counter = field(default_factory=Counter)
+
+
+class ScopeResolver:
+    """Maps package scopes onto the target tenant and checks them against the denylist."""
+
+    def __init__(self, *, tenant: Tenant, mapping: Mapping, source_slug: str):
+        self.tenant = tenant
+        self.mapping = mapping
+        self.tenant_ids = [tenant.pk]
+        source = Tenant.objects.filter(slug=source_slug).exclude(pk=tenant.pk).first()
+        if source is not None:
+            # An erasure in the tenant the package came from keeps the person out too.
+            self.tenant_ids.append(source.pk)
+        self.targets: dict[str, TargetScope] = {}
+        self.by_number: dict[int, TargetScope] = {}
+
+    def is_erased(self, target: TargetScope) -> bool:
+        """Whether any identity landing in the target is denylisted (asked now)."""
+        digests = {keyed_hash(value) for value in target.identities if value}
+        return any(
+            active_denylist_digests(tenant_id=tenant_id, digests=digests)
+            for tenant_id in self.tenant_ids
+        )
+
+    def add(self, record: ScopeRecord) -> TargetScope:
+        new_key = self.mapping.scopes.get(record.key, record.key)
+        kind, _, external_id = new_key.partition(":")
+        subject = self.mapping.subjects.get(record.subject, record.subject)
+        if (
+            new_key != record.key
+            and record.subject not in self.mapping.subjects
+            and record.kind == ScopeKind.USER
+            and record.subject == record.external_id
+        ):
+            subject = external_id  # a user scope is about its user (create_scope's default)
+        target = self.targets.get(new_key)
+        if target is None:
+            existing = (
+                Scope.objects.filter(tenant=self.tenant, kind=kind, external_id=external_id)
+                .select_related("tenant")
+                .first()
+            )
+            scope = existing or Scope(
+                tenant=self.tenant, kind=kind, external_id=external_id, subject=subject
+            )
+            target = TargetScope(
+                number=len(self.targets),
+                kind=kind,
+                external_id=external_id,
+                subject=scope.subject,
+                scope=scope,
+                denylisted=False,
+            )
+            self.targets[new_key] = target
+        target.identities |= {record.key, record.subject, new_key, subject, target.subject}
+        target.denylisted = self.is_erased(target)
+        self.by_number[record.number] = target
+        return target
+
+
+def _judge(item: ItemRecord, target: TargetScope, *, tenant: Tenant, actor: Actor, stages) -> Draft:
+    memory = NewMemory(
+        tenant=tenant,
+        scope=target.scope,
+        memory_type=item.memory_type,
+        content=item.content,
+        source=item.source,
+        source_kind=item.source_kind,
+        category=item.category,
+        key=item.key,
+        importance=item.importance,
+        half_life_days=item.half_life_days,
+        confidence=item.confidence,
+        expires_at=item.expires_at,
+        subject=target.subject,
+        run_id=item.run_id,
+        last_access_at=item.last_access_at,
+    )
+    draft = Draft(memory=memory, actor=actor, status=item.status)
+    for stage in stages:
+        stage.inspect(draft)
+    return draft
+
+
+def judging_stages() -> tuple:
+    """The gate's stages a restored item passes: validate, then the content stages
+    (sensitive data, injection) as installed by the composition root."""
+    return (ValidateStage(), *wiring.current().content_stages)
+
+
+def _row(item: ItemRecord, draft: Draft, *, seq: int, target: TargetScope, tenant) -> dict:
+    memory = draft.memory
+    assert memory.half_life_days is not None and memory.last_access_at is not None
+    return {
+        "seq": seq,
+        "scope_no": target.number,
+        "old_id": item.id,
+        "superseded_old": item.superseded_by or None,
+        "outcome": "new",
+        "id": uuid.uuid4(),
+        "memory_type": memory.memory_type,
+        "category": memory.category,
+        "key": memory.key,
+        "content": memory.content,
+        "text": memory.text,
+        "content_hash": memory.content_hash,
+        "source": memory.source,
+        "source_kind": memory.source_kind,
+        "run_id": memory.run_id,
+        "importance": memory.importance,
+        "half_life_days": memory.half_life_days,
+        "confidence": memory.confidence,
+        "last_access_at": memory.last_access_at,
+        "access_count": item.access_count,
+        "archive_due_at": compute_archive_due_at(
+            importance=memory.importance,
+            half_life_days=memory.half_life_days,
+            last_access_at=memory.last_access_at,
+            threshold=tenant.archive_threshold,
+        ),
+        "expires_at": memory.expires_at,
+        "status": draft.status,
+        "created_at": item.created_at,
+        "sensitive": item.sensitive or memory.sensitive,
+        "sealed_content": memory.sealed_content,
+        "flags": list(memory.flags),
+    }
+
+
+def stage_package(
+    *,
+    stream: IO[bytes],
+    tenant: Tenant,
+    mapping: Mapping,
+    passphrase: str | None,
+    actor: Actor,
+    writer: staging.StagingWriter,
+    progress: Progress | None = None,
+) -> Staged:
+    """Pass 1: read and check every record, judge and stage every item (no domain write)."""
+    reader = PackageReader(stream, passphrase=passphrase)
+    header = reader.header
+    staged = Staged(header=header, version=reader.version)
+    total = int(header["counts"]["items"]) if isinstance(header.get("counts"), dict) else 0
+    resolver = ScopeResolver(tenant=tenant, mapping=mapping, source_slug=str(header.get("tenant")))
+    stages = judging_stages()
+    for record in validated_records(reader):
+        if isinstance(record, ScopeRecord):
+            resolver.add(record)
+            continue
+        staged.items += 1
+        target = resolver.by_number[record.scope]
+        if target.denylisted:
+            staged.denylisted += 1  # never staged: nothing of an erased person is kept
+        else:
+            try:
+                draft = _judge(record, target, tenant=tenant, actor=actor, stages=stages)
+            except GateRejected as refusal:
+                staged.refused[refusal.code] += 1
+            else:
+                writer.add(_row(record, draft, seq=staged.items, target=target, tenant=tenant))
+        if progress is not None and staged.items % 5000 == 0:
+            progress(staged.items, total)
+    writer.finish()
+    staged.targets, staged.resolver = resolver.targets, resolver
+    staging.add_scopes(
+        [
+            (t.number, t.kind, t.external_id, t.subject, t.scope.pk)
+            for t in resolver.targets.values()
+            if not t.denylisted
+        ]
+    )
+    staging.index_tables()
+    if progress is not None:
+        progress(staged.items, total)
+    return staged
+
+
+_ITEMS = MemoryItem._meta.db_table
+_S, _SC = staging.STAGING, staging.SCOPES
+_DUPLICATE_OF_EXISTING = f"""
+    UPDATE {_S} SET outcome = 'duplicate' WHERE EXISTS (
+        SELECT 1 FROM {_SC} sc JOIN {_ITEMS} m ON m.scope_id = sc.scope_id
+        WHERE sc.scope_no = {_S}.scope_no AND m.content_hash = {_S}.content_hash)
+"""  # noqa: S608 - table names only
+_DUPLICATE_IN_PACKAGE = f"""
+    UPDATE {_S} SET outcome = 'duplicate' WHERE outcome = 'new' AND seq IN (
+        SELECT seq FROM (
+            SELECT seq, ROW_NUMBER() OVER (PARTITION BY scope_no, content_hash ORDER BY seq) AS n
+            FROM {_S} WHERE outcome = 'new') ranked
+        WHERE n > 1)
+"""  # noqa: S608
+_CONFLICTING = f"""
+    UPDATE {_S} SET outcome = 'conflict' WHERE outcome = 'new' AND status = %s AND key <> ''
+    AND EXISTS (
+        SELECT 1 FROM {_SC} sc JOIN {_ITEMS} m ON m.scope_id = sc.scope_id
+        WHERE sc.scope_no = {_S}.scope_no AND m.key = {_S}.key AND m.status = %s
+        AND m.content_hash <> {_S}.content_hash)
+"""  # noqa: S608
+
+
+def classify() -> None:
+    """Mark staged rows duplicate (the scope holds the content already, or the package
+    holds it twice) or conflicting (an active item of the scope has another value for
+    the key); the rest stay new."""
+    active = str(MemoryStatus.ACTIVE)
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {_S} SET outcome = 'new'")  # noqa: S608
+        cursor.execute(_DUPLICATE_OF_EXISTING)
+        cursor.execute(_DUPLICATE_IN_PACKAGE)
+        cursor.execute(_CONFLICTING, [active, active])
+
+
+def dry_run_report(staged: Staged, *, on_conflict: str, mapping: Mapping) -> dict[str, Any]:
+    """Counts per target scope (new, duplicate, conflicting, quarantined) and in total,
+    with the denylisted items counted only in total: the report never says whose."""
+    names = {t.number: t.key for t in staged.targets.values() if not t.denylisted}
+    per_scope: dict[int, Counter] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT scope_no, outcome, status, count(*) FROM {_S} "  # noqa: S608
+            "GROUP BY scope_no, outcome, status"
+        )
+        for scope_no, outcome, status, count in cursor.fetchall():
+            counter = per_scope.setdefault(scope_no, Counter())
+            counter["conflicting" if outcome == "conflict" else outcome] += count
+            if status == MemoryStatus.QUARANTINED and outcome == "new":
+                counter["quarantined"] += count
+    totals: Counter = Counter()
+    for counter in per_scope.values():
+        totals.update(counter)
+    rows = [
+        {"scope": names[number], **{k: counter[k] for k in _REPORTED}}
+        for number, counter in sorted(per_scope.items(), key=lambda pair: names[pair[0]])
+    ]
+    header = staged.header
+    return {
+        "package": {
+            "version": staged.version,
+            "tenant": str(header.get("tenant", "")),
+            "created_at": str(header.get("created_at", "")),
+            "key": str((header.get("key") or {}).get("wrap", "")),
+            "items": staged.items,
+            "scopes": len(staged.targets),
+        },
+        "totals": {
+            **{k: totals[k] for k in _REPORTED},
+            "denylisted_skipped": staged.denylisted,
+            "refused": sum(staged.refused.values()),
+        },
+        "refused_by_reason": dict(staged.refused),
+        "scopes": rows[:REPORT_SCOPES],
+        "scopes_not_listed": max(0, len(rows) - REPORT_SCOPES),
+        "on_conflict": on_conflict,
+        "mapped_pairs": len(mapping),
+    }
+
+
+_REPORTED = ("new", "duplicate", "conflicting", "quarantined")

@@ -1,0 +1,173 @@
+"""The restore's staging area: two temporary tables of the database session.
+
+Pass 1 writes every judged item here (COPY on PostgreSQL, batched inserts elsewhere), so
+the package is read once and held on disk, not in memory; the dry run classifies the
+rows with set-based SQL against the tenant's items, and the apply copies them into the
+items and versions tables with INSERT … SELECT. The tables live only as long as the
+database session (and are dropped when the restore ends), so no staged content outlives
+it: an erasure never has to look here.
+
+Column types come from the MemoryItem fields they feed, and values are prepared by the
+same fields (`get_db_prep_save`), so the apply's INSERT … SELECT copies them unchanged.
+"""
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connection, models
+
+from apps.memory.models import MemoryItem
+
+STAGING, SCOPES = "snapshot_staging", "snapshot_scopes"
+_BATCH = 2000
+
+_ITEM_COLUMNS = (
+    "id", "memory_type", "category", "key", "content", "text", "content_hash", "source",
+    "source_kind", "run_id", "importance", "half_life_days", "confidence", "last_access_at",
+    "access_count", "archive_due_at", "expires_at", "status", "created_at", "sensitive",
+    "sealed_content", "flags",
+)  # fmt: skip
+_EXTRA: dict[str, models.Field] = {
+    "seq": models.BigIntegerField(),
+    "scope_no": models.IntegerField(),
+    "old_id": models.UUIDField(),
+    "superseded_old": models.UUIDField(null=True),
+    "outcome": models.CharField(max_length=16),
+}
+
+
+def _item_field(name: str) -> models.Field:
+    field = MemoryItem._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
+
+
+# Staged columns in COPY order: the extras, then the item's own (its id is the new id).
+COLUMNS: tuple[str, ...] = (*_EXTRA, *_ITEM_COLUMNS)
+_FIELDS: dict[str, models.Field] = {
+    **_EXTRA,
+    **{name: _item_field(name) for name in _ITEM_COLUMNS},
+}
+_JSON_COLUMNS = frozenset({"content", "flags"})
+SCOPE_COLUMNS = ("scope_no", "kind", "external_id", "subject", "scope_id")
+
+
+def _column_type(field: models.Field) -> str:
+    db_type = field.db_type(connection)
+    assert db_type is not None
+    return db_type
+
+
+def _create_tables() -> None:
+    quote = connection.ops.quote_name
+    columns = ", ".join(f"{quote(name)} {_column_type(_FIELDS[name])}" for name in COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {STAGING}")
+        cursor.execute(f"DROP TABLE IF EXISTS {SCOPES}")
+        cursor.execute(f"CREATE TEMPORARY TABLE {STAGING} ({columns})")
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE {SCOPES} (scope_no integer PRIMARY KEY, "
+            "kind varchar(16), external_id varchar(200), subject varchar(200), scope_id bigint)"
+        )
+
+
+def _drop_tables() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {STAGING}")
+        cursor.execute(f"DROP TABLE IF EXISTS {SCOPES}")
+
+
+def index_tables() -> None:
+    """Indexes for the dry run's and the apply's joins (built once, after the load)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE INDEX snapshot_staging_hash ON {STAGING} (scope_no, content_hash)")
+        cursor.execute(f"CREATE INDEX snapshot_staging_old ON {STAGING} (old_id)")
+        if connection.vendor == "postgresql":
+            cursor.execute(f"ANALYZE {STAGING}")
+
+
+@contextmanager
+def staging_tables() -> Iterator["StagingWriter"]:
+    """Fresh staging tables for one restore; dropped when it ends, whatever happens."""
+    _create_tables()
+    writer = StagingWriter()
+    try:
+        yield writer
+    finally:
+        writer.abort()
+        _drop_tables()
+
+
+class StagingWriter:
+    """Appends staged rows a batch at a time: one COPY per batch on PostgreSQL (the
+    connection stays free for the stages' own queries between batches), batched inserts
+    elsewhere."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[Any, ...]] = []
+        self.count = 0
+        self._fields = [_FIELDS[name] for name in COLUMNS]
+
+    def add(self, values: dict[str, Any]) -> None:
+        if connection.vendor == "postgresql":
+            # COPY adapts plain values itself; only JSON needs the field's preparation.
+            row = tuple(
+                field.get_db_prep_save(values[name], connection=connection)
+                if name in _JSON_COLUMNS
+                else values.get(name)
+                for name, field in zip(COLUMNS, self._fields, strict=True)
+            )
+        else:
+            row = tuple(
+                field.get_db_prep_save(values.get(name), connection=connection)
+                for name, field in zip(COLUMNS, self._fields, strict=True)
+            )
+        self.rows.append(row)
+        self.count += 1
+        if len(self.rows) >= _BATCH:
+            self.finish()
+
+    def finish(self) -> None:
+        """Write what is buffered (every batch, and at the end of pass 1)."""
+        if not self.rows:
+            return
+        with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                statement = f"COPY {STAGING} ({', '.join(COLUMNS)}) FROM STDIN"
+                with cursor.cursor.copy(statement) as copy:
+                    for row in self.rows:
+                        copy.write_row(row)
+            else:
+                placeholders = ", ".join(["%s"] * len(COLUMNS))
+                cursor.executemany(
+                    f"INSERT INTO {STAGING} ({', '.join(COLUMNS)}) VALUES ({placeholders})",  # noqa: S608
+                    self.rows,
+                )
+        self.rows = []
+
+    def abort(self) -> None:
+        self.rows = []
+
+
+def add_scopes(rows: Sequence[tuple[int, str, str, str, int | None]]) -> None:
+    """The target scopes (number, kind, external id, subject, existing scope id or None)."""
+    placeholders = ", ".join(["%s"] * len(SCOPE_COLUMNS))
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), _BATCH):
+            cursor.executemany(
+                f"INSERT INTO {SCOPES} ({', '.join(SCOPE_COLUMNS)}) VALUES ({placeholders})",  # noqa: S608
+                list(rows[start : start + _BATCH]),
+            )
+
+
+def fetch_in_batches(sql: str, params: Sequence[Any] = ()) -> Iterator[list[tuple]]:
+    """Rows of a query, a batch at a time from a server-side cursor on PostgreSQL (memory
+    stays flat however many rows match)."""
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while True:
+            rows = cursor.fetchmany(_BATCH)
+            if not rows:
+                return
+            yield rows
