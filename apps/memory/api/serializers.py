@@ -7,8 +7,6 @@ data, not markup: JSON carries memory content unescaped, and never the sealed
 (encrypted) content or the raw embedding bytes.
 """
 
-import math
-from array import array
 from typing import Any, ClassVar
 
 from django.utils import timezone
