@@ -1,10 +1,10 @@
 """Detection quality on the issue 17 sets: the dev data (tuned and trained on) and a blind
 test set.
 
-A blind test set is written by an author without sight of the rules and lives outside the
-repository: set MEMORY_CONSOLE_DETECTOR_TEST_SET to its path (a JSON-lines file or a
-directory of them) and these tests keep a floor under its figures, just under what was
-measured (docs/bench/detectors.md); without it they skip. Failures report aggregate
+A blind test set is written by an author without sight of the rules. The current one, v3
+(bench/data/detectors_heldout_v3/), was measured once on 2026-12-01; these tests keep a
+floor just under that measurement (docs/benchmarks.md). MEMORY_CONSOLE_DETECTOR_TEST_SET
+points them at another set (a JSON-lines file or a directory of them). Failures report aggregate
 figures only: the blind texts must stay unseen. The earlier held-out sets v1 and v2
 (bench/data/detectors_heldout*/) were each measured blind once and retired into
 development data; they have dev floors.
@@ -19,19 +19,21 @@ from apps.quarantine.detectors.quality import (
     DEV_PATH,
     HELDOUT_V1_PATH,
     HELDOUT_V2_PATH,
+    HELDOUT_V3_PATH,
     TEST_SET_ENV,
     load_corpus,
     measure,
 )
 
-# The blind test set's floor is set by whoever measures it (the lead, on v3), just under
-# that measurement: rounded down for recall, up for the false-positive rate. Never raise
-# these above a measurement; None means "not measured yet" (the test then only reports).
+# v3's floor, just under its one measurement (detectors alone, 2026-12-01: all 0.916 /
+# 0.158, en 0.924 / 0.215, zh 0.928 / 0.109): rounded down for recall, up for the
+# false-positive rate. Far from issue 17's target (0.95 / 0.02); never raise these above a
+# measurement, and a set that has been tuned on is no longer a test set.
 TEST_FLOORS: dict[str, tuple[float, float] | None] = {
     # lang: (min recall, max false-positive rate)
-    "all": None,
-    "en": None,
-    "zh": None,
+    "all": (0.91, 0.16),
+    "en": (0.92, 0.22),
+    "zh": (0.92, 0.11),
 }
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
@@ -49,10 +51,10 @@ def _rows(path, lang):
 
 @pytest.fixture(scope="module")
 def blind():
-    path = os.environ.get(TEST_SET_ENV)
-    if not path or not Path(path).exists():
-        pytest.skip(f"no blind test set ({TEST_SET_ENV} unset): its floor cannot be checked")
-    return Path(path)
+    path = Path(os.environ.get(TEST_SET_ENV) or HELDOUT_V3_PATH)
+    if not path.exists():
+        pytest.skip(f"no blind test set at {path}: its floor cannot be checked")
+    return path
 
 
 @pytest.mark.parametrize("lang", sorted(TEST_FLOORS))

@@ -38,9 +38,15 @@ def write(tenant, scope_key: str, content: dict, *, subject: str = "", key: str 
 def populated(tenant_a):
     """Tenant A with four scopes: plain facts, a keyed fact, an archived and a superseded item."""
     write(tenant_a, "user:u_1", {"text": "Lives in Haidian and cycles to work."})
-    write(tenant_a, "user:u_1", {"city": "Haidian"}, key="address.city")
+    write(tenant_a, "user:u_1", {"city": "Haidian"}, key="address.city", metadata={"n": 1})
     write(tenant_a, "user:u_1", {"city": "Chaoyang"}, key="address.city")  # supersedes (LWW)
-    write(tenant_a, "session:s_1", {"summary": "Asked for a refund of order 1182."}, subject="u_1")
+    write(
+        tenant_a,
+        "session:s_1",
+        {"summary": "Asked for a refund of order 1182."},
+        subject="u_1",
+        metadata={"thread": "t_42", "tags": ["billing", "refund"]},
+    )
     write(tenant_a, "user:u_2", {"text": "Prefers replies in English."})
     write(tenant_a, "user:u_2", {"value": "green"}, key="favourite.colour")
     old = write(tenant_a, "agent:a_1", {"note": "Escalate billing questions to tier 2."})

@@ -22,15 +22,19 @@ def filled_store() -> InMemoryStore:
     return store
 
 
+# Fixed message ids (LangGraph draws random ones otherwise): the imported items' content
+# then never varies between runs, and neither does the gate's judgement of it.
 def _agent(state: MessagesState) -> dict:
     if len(state["messages"]) == 1:
         call = {"name": "order_status", "args": {"order": "1042"}, "id": "call_1"}
-        return {"messages": [AIMessage("", tool_calls=[call])]}
-    return {"messages": [AIMessage("Your order 1042 ships tomorrow.")]}
+        return {"messages": [AIMessage("", tool_calls=[call], id="msg-ai-call")]}
+    return {"messages": [AIMessage("Your order 1042 ships tomorrow.", id="msg-ai-answer")]}
 
 
 def _tools(state: MessagesState) -> dict:
-    answer = ToolMessage('{"status": "packed"}', tool_call_id="call_1", name="order_status")
+    answer = ToolMessage(
+        '{"status": "packed"}', tool_call_id="call_1", name="order_status", id="msg-tool"
+    )
     return {"messages": [answer]}
 
 
@@ -49,7 +53,7 @@ def run_thread() -> tuple[InMemorySaver, dict]:
     saver = InMemorySaver()
     config = {"configurable": {"thread_id": THREAD}}
     graph.compile(checkpointer=saver).invoke(
-        {"messages": [HumanMessage("Where is my order 1042?")]}, config
+        {"messages": [HumanMessage("Where is my order 1042?", id="msg-human")]}, config
     )
     return saver, config
 

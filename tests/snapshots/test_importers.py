@@ -58,6 +58,7 @@ def test_jsonl_items_land_with_their_scope_key_type_and_utc_times(tmp_path, tena
                 "content": {"city": "Oslo"},
                 "source": "amemory@0.3.2",
                 "importance": 0.8,
+                "metadata": {"thread": "t_42"},
                 "created_at": 1_767_254_400_000,  # epoch milliseconds
             },
             {
@@ -86,12 +87,14 @@ def test_jsonl_items_land_with_their_scope_key_type_and_utc_times(tmp_path, tena
     assert (city.memory_type, city.category, city.importance) == ("semantic", 5, 0.8)
     assert city.source == "amemory@0.3.2" and city.source_kind == "import"
     assert city.created_at == datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
+    assert city.metadata == {"thread": "t_42"}
     form = found["Filling in the form, page 3"]
     assert form.scope.key == "session:s_1" and form.run_id == "run-9"
     assert form.created_at == city.created_at
     assert form.expires_at == datetime(2099, 1, 1, 1, 0, tzinfo=UTC)
     habit = found["Check the order status first"]
     assert habit.source == "unknown" and habit.status == MemoryStatus.ACTIVE
+    assert habit.metadata == {}
     assert habit.created_at == datetime(2026, 1, 1, 1, 30, tzinfo=UTC)
     assert "imported: 3" in out and "refused: 0" in out
 

@@ -145,6 +145,7 @@ ITEM = {
         ({"content": {}}, "content: Content must be a non-empty JSON object"),
         ({"s": 5}, "names scope 5, not declared before"),
         ({"created_at": "yesterday"}, "created_at is not a valid ISO 8601 time"),
+        ({"metadata": ["thread"]}, "metadata: Metadata must be a JSON object"),
     ],
 )
 def test_a_malformed_item_is_named_with_its_place(tenant_b, tmp_path, snap_pass, change, named):

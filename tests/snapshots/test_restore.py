@@ -27,7 +27,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 COMPARED = (
     "memory_type", "category", "key", "content", "text", "content_hash", "source",
     "source_kind", "run_id", "importance", "half_life_days", "confidence", "last_access_at",
-    "access_count", "expires_at", "status", "sensitive", "created_at",
+    "access_count", "expires_at", "status", "sensitive", "created_at", "metadata",
 )  # fmt: skip
 
 
@@ -203,6 +203,8 @@ def test_an_injected_text_in_a_package_lands_in_quarantine_not_in_recall(tenant_
     assert QuarantineEntry.objects.filter(item=held).exists()
     hits = recall_memories(actor=admin_user, tenant=tenant_b, scope_key="user:u_7", query="refund")
     assert [hit.item.pk for hit in hits] != [] and held.pk not in {hit.item.pk for hit in hits}
+    # A version 2 package written before items had metadata: they restore with {}.
+    assert all(item.metadata == {} for item in MemoryItem.objects.filter(tenant=tenant_b))
     card = MemoryItem.objects.get(tenant=tenant_b, status=MemoryStatus.ACTIVE)
     assert "4111" not in card.text and card.sensitive  # the sensitive-data stage redacted it
 
@@ -219,6 +221,7 @@ def test_a_version_1_package_is_upgraded_and_restores(tenant_b, tmp_path, monkey
     assert items["semantic"].created_at.timestamp() == 1700000000
     assert items["procedural"].category == 60 and items["procedural"].key == "reply.language"
     assert items["episodic"].status == MemoryStatus.ARCHIVED
+    assert all(item.metadata == {} for item in items.values())  # version 1 had none
     assert (
         items["episodic"].scope.key == "session:s_legacy"
         and items["episodic"].scope.subject == "u_legacy"

@@ -2,9 +2,10 @@
 
 Each line is a remember body as the API takes it (`scope`, `memory_type`, `content`,
 `source`, `source_kind`, `category`, `key`, `importance`, `half_life_days`, `confidence`,
-`expires_at`, `subject`, `run_id`, …) plus an optional `created_at`. Fields the API does
-not take (`id`, `status`, `text`, `version`, …: what a listing shows) are ignored; the
-gate decides the status again. A `tenant` field, when present, must be the import's.
+`expires_at`, `subject`, `run_id`, `metadata`, …) plus an optional `created_at`. Fields
+the API does not take (`id`, `status`, `text`, `version`, …: what a listing shows) are
+ignored; the gate decides the status again. A `tenant` field, when present, must be the
+import's.
 """
 
 from collections.abc import Iterator

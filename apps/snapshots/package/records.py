@@ -4,7 +4,8 @@ Version 2 (current): scope records `{"t": "scope", "n", "kind", "external_id", "
 "items"}` come before the items that name them by `n`; item records are
 `{"t": "item", "s": n, "id", "memory_type", "category", "key", "content", "source",
 "source_kind", "run_id", "importance", "half_life_days", "confidence", "last_access_at",
-"access_count", "expires_at", "status", "superseded_by", "created_at", "sensitive"}`.
+"access_count", "expires_at", "status", "superseded_by", "created_at", "sensitive",
+"metadata"}`; `metadata` was added within version 2 and is optional (absent: `{}`).
 Version 1 had items only, each naming its scope inline (`"scope": "kind:id"`,
 `"subject"`), `"type"` for the memory type and epoch seconds for times; `upgrade_v1`
 turns each into the version 2 records. Nothing here logs or echoes content.
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from apps.core.validation import InvalidContent, validate_content
+from apps.core.validation import InvalidContent, validate_content, validate_metadata
 from apps.memory.models import MemoryStatus, MemoryType, SourceKind
 from apps.snapshots.package import PackageError
 from apps.tenancy.models import ScopeKind
@@ -64,6 +65,7 @@ class ItemRecord:
     superseded_by: str
     created_at: datetime
     sensitive: bool
+    metadata: dict[str, Any]
 
 
 class Malformed(Exception):
@@ -155,6 +157,11 @@ def parse_item(data: dict) -> ItemRecord:
         content = validate_content(data.get("content"))
     except InvalidContent as error:
         raise Malformed(f"content: {error.message}") from None
+    try:
+        # Packages written before items had metadata (version 1, early version 2) lack it.
+        metadata = validate_metadata(data.get("metadata"))
+    except InvalidContent as error:
+        raise Malformed(f"metadata: {error.message}") from None
     created_at = _time(data, "created_at")
     last_access_at = _time(data, "last_access_at", optional=True) or created_at
     assert created_at is not None and last_access_at is not None
@@ -178,6 +185,7 @@ def parse_item(data: dict) -> ItemRecord:
         superseded_by=_uuid(data.get("superseded_by"), "superseded_by", optional=True),
         created_at=created_at,
         sensitive=bool(data.get("sensitive", False)),
+        metadata=metadata,
     )
 
 

@@ -51,6 +51,7 @@ _ITEM_EXPRESSIONS = {
     "version": "1", "content_hash": "s.content_hash", "sensitive": "s.sensitive",
     "flags": "s.flags", "sealed_content": "s.sealed_content", "embedding": "NULL",
     "embedding_model": "''", "created_at": "s.created_at", "updated_at": ":now",
+    "metadata": "s.metadata",
 }  # fmt: skip
 
 

@@ -39,7 +39,7 @@ _ITEM_MEMBERS = (
     ("half_life_days", "half_life_days"), ("confidence", "confidence"),
     ("last_access_at", "last_access_at"), ("access_count", "access_count"),
     ("expires_at", "expires_at"), ("status", "status"), ("superseded_by", "superseded_by_id"),
-    ("created_at", "created_at"), ("sensitive", "sensitive"),
+    ("created_at", "created_at"), ("sensitive", "sensitive"), ("metadata", "metadata"),
 )  # fmt: skip
 
 
@@ -127,7 +127,7 @@ def _portable_line(values: tuple) -> str:
     """The item's JSON line built in Python (databases without json_build_object)."""
     data: dict[str, Any] = {"t": "item"}
     for (name, _), value in zip(_ITEM_MEMBERS, values, strict=True):
-        if name == "content" and isinstance(value, str):
+        if name in {"content", "metadata"} and isinstance(value, str):
             value = json.loads(value)
         elif hasattr(value, "isoformat"):
             value = value.isoformat()

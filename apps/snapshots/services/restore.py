@@ -146,6 +146,7 @@ def _judge(item: ItemRecord, target: TargetScope, *, tenant: Tenant, actor: Acto
         subject=target.subject,
         run_id=item.run_id,
         last_access_at=item.last_access_at,
+        metadata=item.metadata,
     )
     draft = Draft(memory=memory, actor=actor, status=item.status)
     for stage in stages:
@@ -195,6 +196,7 @@ def _row(item: ItemRecord, draft: Draft, *, seq: int, target: TargetScope, tenan
         "sensitive": item.sensitive or memory.sensitive,
         "sealed_content": memory.sealed_content,
         "flags": list(memory.flags),
+        "metadata": memory.metadata,
     }
 
 

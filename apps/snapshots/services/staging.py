@@ -26,7 +26,7 @@ _ITEM_COLUMNS = (
     "id", "memory_type", "category", "key", "content", "text", "content_hash", "source",
     "source_kind", "run_id", "importance", "half_life_days", "confidence", "last_access_at",
     "access_count", "archive_due_at", "expires_at", "status", "created_at", "sensitive",
-    "sealed_content", "flags",
+    "sealed_content", "flags", "metadata",
 )  # fmt: skip
 _EXTRA: dict[str, models.Field] = {
     "seq": models.BigIntegerField(),
@@ -49,7 +49,7 @@ _FIELDS: dict[str, models.Field] = {
     **_EXTRA,
     **{name: _item_field(name) for name in _ITEM_COLUMNS},
 }
-_JSON_COLUMNS = frozenset({"content", "flags"})
+_JSON_COLUMNS = frozenset({"content", "flags", "metadata"})
 SCOPE_COLUMNS = ("scope_no", "kind", "external_id", "subject", "scope_id")
 
 
