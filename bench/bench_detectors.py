@@ -332,7 +332,7 @@ def busy_writer(
 
     from apps.access.api_keys import create_api_key
     from apps.access.models import AgentAPIKey
-    from apps.memory.api.serializers import new_memory_from_request
+    from apps.memory.api.remember_body import new_memory_from_request
     from apps.memory.models import MemoryItem
     from apps.memory.services import remember
     from apps.quarantine.behaviour import needed_for_usual

@@ -96,7 +96,7 @@ def payload(n: int, scopes: int, rng: random.Random, run: int = 0) -> dict:
 
 def remember_body(*, agent, body: dict, key_prefix: str = ""):
     """Remember a request body as the API does: the builder, then the gate."""
-    from apps.memory.api.serializers import new_memory_from_request
+    from apps.memory.api.remember_body import new_memory_from_request
     from apps.memory.services import remember
 
     new = new_memory_from_request(body, actor=agent, api_key_prefix=key_prefix)
@@ -245,7 +245,7 @@ def run_phase(
 def batch_writer(*, agent, key_prefix: str, plaintext_key: str):
     """A function writing a list of bodies as one batch: through the API's builder and
     remember_many (or, given a key, `POST /api/v1/memories/batch/` in-process)."""
-    from apps.memory.api.serializers import new_memories_from_request
+    from apps.memory.api.remember_body import new_memories_from_request
     from apps.memory.services import remember_many
 
     if plaintext_key:

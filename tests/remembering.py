@@ -5,7 +5,7 @@ The body is validated and resolved into a NewMemory by the API's own builder
 """
 
 from apps.memory import services
-from apps.memory.api.serializers import new_memory_from_request
+from apps.memory.api.remember_body import new_memory_from_request
 
 
 def remember(*, actor, payload, api_key_prefix: str = "") -> services.RememberResult:

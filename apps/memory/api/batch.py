@@ -16,7 +16,7 @@ from apps.core.errors import ServiceError
 from apps.core.schema import ErrorDetailSerializer
 from apps.core.serializers import NoNulCharField
 from apps.memory.api.memories import api_key_prefix
-from apps.memory.api.serializers import new_memories_from_request
+from apps.memory.api.remember_body import new_memories_from_request
 from apps.memory.gate import NewMemory
 from apps.memory.services import RememberResult, remember_many
 from memory_console.metrics import count_gate_outcome

@@ -27,17 +27,19 @@ from apps.core.api import KeysetCursorPagination
 from apps.memory.api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from apps.memory.api.idempotency import Written, answer_once
 from apps.memory.api.preconditions import edit_expecting_version
+from apps.memory.api.remember_body import (
+    RememberRequest,
+    new_memory_from_request,
+    tenant_of_request,
+)
 from apps.memory.api.serializers import (
     ByKeyQuery,
     FeedbackRequest,
     MemoryPatchRequest,
     MemorySerializer,
     MergeRequest,
-    RememberRequest,
     RememberResponseSerializer,
-    new_memory_from_request,
     shows_content_to,
-    tenant_of_request,
     withheld_representation,
 )
 from apps.memory.filters import METADATA_PREFIX, MemoryApiFilter

@@ -15,11 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.serializers import FiniteFloatField, NoNulCharField
-from apps.memory.api.serializers import (
-    MAX_EMBEDDING_DIMENSIONS,
-    MemorySerializer,
-    tenant_of_request,
-)
+from apps.memory.api.remember_body import MAX_EMBEDDING_DIMENSIONS, tenant_of_request
+from apps.memory.api.serializers import MemorySerializer
 from apps.memory.embedding_provider import EmbeddingUnavailable, embed_texts, provider_model
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories

@@ -15,7 +15,7 @@ from django.db import transaction
 from apps.audit.models import Action
 from apps.core.errors import ServiceError
 from apps.core.types import Actor
-from apps.memory.api.serializers import new_memory_from_values, validate_remember_body
+from apps.memory.api.remember_body import new_memory_from_values, validate_remember_body
 from apps.memory.gate import NewMemory
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import remember

@@ -158,14 +158,22 @@ def _fail(job_id: int, error: ServiceError) -> None:
     )
 
 
-def run_export(*, job_id: int) -> str:
-    """Write the job's package file (a no-op once the job has ended)."""
+def _claim(job_id: int) -> SnapshotJob | str:
+    """Move a queued job to running and return it, or return the status of a job another
+    worker has claimed or that has ended (a redelivered task then does nothing)."""
     claimed = SnapshotJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
         status=JobStatus.RUNNING
     )
     if not claimed:
         return SnapshotJob.objects.get(pk=job_id).status
-    job = SnapshotJob.objects.select_related("tenant", "created_by").get(pk=job_id)
+    return SnapshotJob.objects.select_related("tenant", "created_by").get(pk=job_id)
+
+
+def run_export(*, job_id: int) -> str:
+    """Write the job's package file (a no-op once the job has ended)."""
+    job = _claim(job_id)
+    if isinstance(job, str):
+        return job
     path = package_path(job)
     try:
         with path.open("wb") as out:
@@ -208,12 +216,9 @@ def _restore(job: SnapshotJob, *, dry_run: bool):
 
 def run_dry_run(*, job_id: int) -> str:
     """Validate the whole package and store the dry-run report (writes no memory)."""
-    claimed = SnapshotJob.objects.filter(pk=job_id, status=JobStatus.QUEUED).update(
-        status=JobStatus.RUNNING
-    )
-    if not claimed:
-        return SnapshotJob.objects.get(pk=job_id).status
-    job = SnapshotJob.objects.select_related("tenant", "created_by").get(pk=job_id)
+    job = _claim(job_id)
+    if isinstance(job, str):
+        return job
     try:
         result = _restore(job, dry_run=True)
     except ServiceError as error:

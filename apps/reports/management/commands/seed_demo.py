@@ -32,7 +32,7 @@ from apps.audit.models import Action
 from apps.audit.services import record
 from apps.conflicts.models import Conflict
 from apps.conflicts.services import resolve_conflict
-from apps.memory.api.serializers import new_memory_from_request
+from apps.memory.api.remember_body import new_memory_from_request
 from apps.memory.demo import (
     CONFLICTING_FACTS,
     DEMO_TENANTS,
