@@ -3,9 +3,9 @@
 A logistic regression (scikit-learn, trained by `manage.py train_injection_model`, see
 training.py) over binary features of the folded text (normalise.py): character 3- to
 5-grams and word 1- and 2-grams. Only the strongest features are kept, so the artefact
-(model/injection_model.json) is small and the runtime needs no scikit-learn: one
-Aho-Corasick pass finds the character n-grams of the vocabulary, a regex finds the words,
-and the score is ``sigmoid(bias + Σ weights of the features present)``.
+(model/injection_model.json) is small and the runtime needs no scikit-learn: a vectorised
+table lookup finds the character n-grams of the vocabulary (ngram_table.py), a regex finds
+the words, and the score is ``sigmoid(bias + Σ weights of the features present)``.
 
 The model is combined with the rules in `review` (called by `assess` with the findings of
 the detectors before it):
@@ -30,12 +30,12 @@ import re
 from dataclasses import replace
 from functools import cache
 from itertools import chain, pairwise
-from operator import itemgetter
 from pathlib import Path
 
-import ahocorasick
+import numpy as np
 
 from apps.quarantine.detectors.base import Finding, Span
+from apps.quarantine.detectors.ngram_table import CharNgramTable
 from apps.quarantine.detectors.normalise import normalise
 
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "injection_model.json"
@@ -76,8 +76,13 @@ def all_features(folded: str) -> set[str]:
     return features
 
 
+# The distinct vocabulary n-grams of a text: character n-grams (indices into
+# LinearModel.char_grams) and word n-grams.
+Features = tuple[np.ndarray, set[str]]
+
+
 class LinearModel:
-    """The artefact loaded once per process: vocabulary weights and an automaton."""
+    """The artefact loaded once per process: vocabulary weights and an n-gram table."""
 
     def __init__(self, artefact: dict) -> None:
         self.bias: float = artefact["bias"]
@@ -89,10 +94,11 @@ class LinearModel:
         self.bigram_firsts = frozenset(
             gram.split(" ", 1)[0] for gram in self.word_weights if " " in gram
         )
-        self.automaton = ahocorasick.Automaton()
-        for gram in self.char_weights:
-            self.automaton.add_word(gram, gram)
-        self.automaton.make_automaton()
+        self.char_grams = list(self.char_weights)
+        self.char_weight_array = np.array(
+            [self.char_weights[gram] for gram in self.char_grams], dtype=np.float64
+        )
+        self.char_table = CharNgramTable(self.char_grams)
 
     def _word_features(self, folded: str) -> set[str]:
         """The vocabulary's word n-grams present (a bigram is built only after a word
@@ -104,33 +110,35 @@ class LinearModel:
             grams.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
         return grams.intersection(self.word_weights)
 
-    def features(self, folded: str) -> tuple[set[str], set[str]]:
-        """The vocabulary's distinct character and word n-grams present in the text."""
-        return set(map(itemgetter(1), self.automaton.iter(folded))), self._word_features(folded)
+    def features(self, folded: str) -> Features:
+        """The vocabulary's distinct character n-grams (as indices) and word n-grams
+        present in the text."""
+        return self.char_table.present(folded), self._word_features(folded)
 
-    def logit(self, folded: str, features: tuple[set[str], set[str]] | None = None) -> float:
+    def logit(self, folded: str, features: Features | None = None) -> float:
         """bias + the weights of the distinct features present (the hot path: no spans).
 
-        The few word weights are summed exactly (fsum), so their sum does not depend on
-        the order of a set.
+        Both sums are exact (fsum), so they do not depend on the order the features were
+        found in.
         """
         characters, grams = features or self.features(folded)
         return (
             self.bias
-            + sum(map(self.char_weights.__getitem__, characters))
+            + math.fsum(self.char_weight_array[characters].tolist())
             + math.fsum(map(self.word_weights.__getitem__, grams))
         )
 
     def strongest(
-        self, folded: str, features: tuple[set[str], set[str]], count: int
+        self, folded: str, features: Features, count: int
     ) -> list[tuple[float, str, int, int]]:
         """The `count` features of largest weight (ties by name): weight, feature and the
         span of its first occurrence in the folded text."""
         characters, grams = features
+        char_grams = map(self.char_grams.__getitem__, characters.tolist())
         ranked = heapq.nsmallest(
             count,
             chain(
-                ((-self.char_weights[gram], "c:" + gram) for gram in characters),
+                ((-self.char_weights[gram], "c:" + gram) for gram in char_grams),
                 ((-self.word_weights[gram], "w:" + gram) for gram in grams),
             ),
         )
