@@ -4,7 +4,7 @@
 literal strings such that **every match of the pattern starts with one of them** (or None
 when that cannot be shown: a pattern starting with ``\\w+`` or ``.``, case-insensitive
 flags, a one-character prefix). `PrefixIndex` puts the prefixes of a whole table into one
-Aho-Corasick automaton: one pass over a text gives, per pattern, the offsets where a
+table of the shared literal pass (literals.py): one pass over a text gives, per pattern, the offsets where a
 match can start, and ``pattern.match(text, offset)`` at those offsets finds exactly the
 matches ``pattern.search`` would (search tries the same offsets left to right and
 behaves as `match` at each; look-behinds see the text before the offset either way).
@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 
-import ahocorasick
+from apps.quarantine.detectors.literals import LiteralTable
 
 try:  # the regex parser of CPython (3.11+); without it every pattern is searched
     from re import _constants as sre
@@ -126,7 +126,7 @@ def literal_prefixes(pattern: re.Pattern[str]) -> frozenset[str] | None:
 
 
 class PrefixIndex:
-    """Candidate match offsets of many patterns, found in one Aho-Corasick pass.
+    """Candidate match offsets of many patterns, found in the shared literal pass.
 
     `screened[i]` says whether pattern i has derivable prefixes; for the others the
     caller searches as usual.
@@ -140,25 +140,21 @@ class PrefixIndex:
             self.screened.append(prefixes is not None)
             for prefix in prefixes or ():
                 by_prefix.setdefault(prefix, []).append(number)
-        self.automaton = ahocorasick.Automaton()
-        for prefix, numbers in by_prefix.items():
-            # The value is found per occurrence: one shared tuple per prefix.
-            self.automaton.add_word(prefix, (len(prefix) - 1, tuple(numbers)))
-        if by_prefix:
-            self.automaton.make_automaton()
-        self.empty = not by_prefix
+        # The value is found per occurrence: one shared tuple per prefix.
+        self.literals = LiteralTable(
+            {prefix: (len(prefix) - 1, tuple(numbers)) for prefix, numbers in by_prefix.items()}
+        )
         self.unscreened = frozenset(n for n, screened in enumerate(self.screened) if not screened)
 
     def starts(self, text: str) -> PrefixStarts:
         """Where each screened pattern's matches can start in `text`."""
-        ends: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-        if not self.empty:
-            for end, value in self.automaton.iter(text):
-                found = ends.get(value)
-                if found is None:
-                    ends[value] = [end]
-                else:
-                    found.append(end)
+        ends: dict = {}
+        for end, value in self.literals.iter(text):
+            found = ends.get(value)
+            if found is None:
+                ends[value] = [end]
+            else:
+                found.append(end)
         return PrefixStarts(ends)
 
 
@@ -198,19 +194,16 @@ def next_match(
 
 class Prefiltered:
     """A compiled pattern whose `search` only tries the offsets where one of its literal
-    prefixes occurs (one Aho-Corasick pass per text, remembered for the last text);
+    prefixes occurs (found by the shared literal pass, remembered for the last text);
     the same results as ``pattern.search``, which it falls back to when no prefixes are
     derivable."""
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
         self.pattern = pattern
         prefixes = literal_prefixes(pattern)
-        self.automaton = None
-        if prefixes:
-            self.automaton = ahocorasick.Automaton()
-            for prefix in prefixes:
-                self.automaton.add_word(prefix, len(prefix) - 1)
-            self.automaton.make_automaton()
+        self.literals = (
+            LiteralTable({prefix: len(prefix) - 1 for prefix in prefixes}) if prefixes else None
+        )
         # (text, offsets) of the last text, replaced in one assignment (threads).
         self._last: tuple[str | None, list[int]] = (None, [])
 
@@ -218,13 +211,13 @@ class Prefiltered:
         """Sorted distinct offsets of `text` where a match can start."""
         last_text, offsets = self._last
         if last_text is not text:
-            assert self.automaton is not None
-            offsets = sorted({end - back for end, back in self.automaton.iter(text)})
+            assert self.literals is not None
+            offsets = sorted({end - back for end, back in self.literals.iter(text)})
             self._last = (text, offsets)
         return offsets
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
-        if self.automaton is None:
+        if self.literals is None:
             return self.pattern.search(text, pos, len(text) if endpos is None else endpos)
         endpos = len(text) if endpos is None else endpos
         offsets = self.offsets(text)
@@ -242,7 +235,7 @@ class Prefiltered:
         """The matches ``pattern.finditer(text, pos, endpos)`` yields (never empty ones:
         every match holds a prefix)."""
         endpos = len(text) if endpos is None else endpos
-        if self.automaton is None:
+        if self.literals is None:
             return list(self.pattern.finditer(text, pos, endpos))
         found = []
         while (match := self.search(text, pos, endpos)) is not None:

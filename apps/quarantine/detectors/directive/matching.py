@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import ahocorasick
-
+from apps.quarantine.detectors.literals import LiteralTable
 from apps.quarantine.detectors.prefixes import prefiltered
 
 _IDEOGRAPH = re.compile("[\u3400-\u9fff]")
@@ -86,7 +85,7 @@ class Bilingual:
 @dataclass(frozen=True)
 class ActionCue:
     """One way of asking for an action: every match contains one of `anchors`, so the
-    regex only runs on texts where an anchor occurs (one Aho-Corasick pass finds them)."""
+    regex only runs on texts where an anchor occurs (the shared literal pass finds them)."""
 
     reason: str
     weight: float
@@ -131,18 +130,15 @@ class Screened:
     def __init__(self, pattern: re.Pattern[str], anchors: str, *, leading: bool = False):
         self.pattern = pattern
         self.leading = leading  # every match starts at an anchor: `match` there, no scan
-        self.automaton = ahocorasick.Automaton()
-        for anchor in anchors.split():
-            word = anchor.replace("_", " ")
-            self.automaton.add_word(word, len(word))
-        self.automaton.make_automaton()
+        words = (anchor.replace("_", " ") for anchor in anchors.split())
+        self.literals = LiteralTable({word: len(word) for word in words})
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         if not self.leading:
-            starts = [end - length + 1 for end, length in self.automaton.iter(text)]
+            starts = [end - length + 1 for end, length in self.literals.iter(text)]
             return _windowed(self.pattern, text, starts) if starts else []
         spans: list[tuple[int, int]] = []
-        for end, length in self.automaton.iter(text):
+        for end, length in self.literals.iter(text):
             start = end - length + 1
             if spans and start < spans[-1][1]:
                 continue

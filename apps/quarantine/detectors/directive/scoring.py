@@ -9,8 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-import ahocorasick
-
 from apps.quarantine.detectors.directive.context import ContextCues, context_cues
 from apps.quarantine.detectors.directive.cues import (
     _ACTIONS,
@@ -36,6 +34,7 @@ from apps.quarantine.detectors.directive.cues import (
     QUOTED_INSTRUCTION,
 )
 from apps.quarantine.detectors.directive.matching import ActionCue, _has_cjk, _windowed
+from apps.quarantine.detectors.literals import LiteralTable
 
 
 @dataclass
@@ -143,17 +142,15 @@ def is_self_preference(text: str) -> bool:
 
 
 @cache
-def _action_index():
-    """One Aho-Corasick automaton over every action's anchors (pyahocorasick)."""
-    automaton = ahocorasick.Automaton()
+def _action_index() -> LiteralTable:
+    """Every action's anchors, one table of the shared literal pass."""
     by_anchor: dict[str, list[int]] = {}
     for position, cue in enumerate(_ACTIONS):
         for anchor in cue.anchors:
             by_anchor.setdefault(anchor, []).append(position)
-    for anchor, positions in by_anchor.items():
-        automaton.add_word(anchor, (len(anchor), tuple(positions)))
-    automaton.make_automaton()
-    return automaton
+    return LiteralTable(
+        {anchor: (len(anchor), tuple(positions)) for anchor, positions in by_anchor.items()}
+    )
 
 
 def _present_actions(text: str) -> dict[ActionCue, list[int]]:
