@@ -4,10 +4,11 @@
 literal strings such that **every match of the pattern starts with one of them** (or None
 when that cannot be shown: a pattern starting with ``\\w+`` or ``.``, case-insensitive
 flags, a one-character prefix). `PrefixIndex` puts the prefixes of a whole table into one
-table of the shared literal pass (literals.py): one pass over a text gives, per pattern, the offsets where a
-match can start, and ``pattern.match(text, offset)`` at those offsets finds exactly the
-matches ``pattern.search`` would (search tries the same offsets left to right and
-behaves as `match` at each; look-behinds see the text before the offset either way).
+table of the shared literal pass (literals.py): one pass over a text gives, per pattern,
+the offsets where a match can start, and ``pattern.match(text, offset)`` at those
+offsets finds exactly the matches ``pattern.search`` would (search tries the same offsets
+left to right and behaves as `match` at each; look-behinds see the text before the
+offset either way).
 
 Nothing here is written by hand per rule: a rule or cue added to a table gets its
 prefixes from its own pattern, and a pattern without derivable prefixes is searched as
