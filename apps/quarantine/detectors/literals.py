@@ -4,8 +4,7 @@ The rules' trigger words and literal prefixes, the cue patterns' prefixes and th
 pass's anchors are each a table of literal words. Searched one table at a time, a 1 KiB
 text was walked ~17 times; here every table registers its words in one shared automaton,
 the text is walked once (remembered for the text being analysed) and each table reads its
-own occurrences: exactly those, in the same order (by end offset, longer words first),
-that an automaton of its own words would report.
+own occurrences: exactly those an automaton of its own words would report.
 """
 
 from __future__ import annotations
@@ -19,6 +18,18 @@ import ahocorasick
 Value = TypeVar("Value")
 _tables: list[LiteralTable] = []
 _lock = threading.Lock()
+# Per table: (value, end offsets) of each distinct word found in the text.
+Occurrences = list[list[tuple[object, list[int]]]]
+
+
+class _Word:
+    """A word's entries in the shared automaton: (table number, value) for each table that
+    holds it (hashed by identity, so occurrences are grouped by word cheaply)."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: tuple[tuple[int, object], ...]) -> None:
+        self.entries = entries
 
 
 class _Shared:
@@ -32,27 +43,34 @@ class _Shared:
                 entries.setdefault(word, []).append((number, value))
         self.automaton = ahocorasick.Automaton()
         for word, found in entries.items():
-            self.automaton.add_word(word, tuple(found))
+            self.automaton.add_word(word, _Word(tuple(found)))
         self.empty = not entries
         if entries:
             self.automaton.make_automaton()
 
-    def scan(self, text: str) -> list[list[tuple[int, object]]]:
-        """Per table, the (end offset, value) of each occurrence of one of its words."""
-        occurrences: list[list[tuple[int, object]]] = [[] for _ in range(self.count)]
+    def scan(self, text: str) -> Occurrences:
+        """Per table, each distinct word of it found in `text` with its end offsets."""
+        ends: dict[_Word, list[int]] = {}
         if not self.empty:
-            for end, found in self.automaton.iter(text):
-                for number, value in found:
-                    occurrences[number].append((end, value))
+            for end, word in self.automaton.iter(text):
+                found = ends.get(word)
+                if found is None:
+                    ends[word] = [end]
+                else:
+                    found.append(end)
+        occurrences: Occurrences = [[] for _ in range(self.count)]
+        for word, found in ends.items():
+            for number, value in word.entries:
+                occurrences[number].append((value, found))
         return occurrences
 
 
 _shared: _Shared | None = None
 # (text, shared automaton, occurrences) of the last text, replaced in one assignment.
-_last: tuple[str | None, _Shared | None, list[list[tuple[int, object]]]] = (None, None, [])
+_last: tuple[str | None, _Shared | None, Occurrences] = (None, None, [])
 
 
-def _occurrences(text: str, number: int) -> list[tuple[int, object]]:
+def _occurrences(text: str, number: int) -> list[tuple[object, list[int]]]:
     global _shared, _last
     last_text, shared, occurrences = _last
     if last_text is not text or shared is None or number >= shared.count:
@@ -74,10 +92,10 @@ class LiteralTable(Generic[Value]):
             self.number = len(_tables)
             _tables.append(self)
 
-    def iter(self, text: str) -> list[tuple[int, Value]]:
-        """(end offset, value) of every occurrence of one of the words in `text`, as
-        ``ahocorasick.Automaton.iter`` reports them (a list shared with other callers:
-        read it, never change it)."""
+    def occurrences(self, text: str) -> list[tuple[Value, list[int]]]:
+        """For each of the words occurring in `text`: its value and the offsets where its
+        occurrences end, ascending, as ``ahocorasick.Automaton.iter`` reports them (lists
+        shared with other callers: read them, never change them)."""
         return _occurrences(text, self.number)  # type: ignore[return-value]
 
 

@@ -149,22 +149,15 @@ class PrefixIndex:
 
     def starts(self, text: str) -> PrefixStarts:
         """Where each screened pattern's matches can start in `text`."""
-        ends: dict = {}
-        for end, value in self.literals.iter(text):
-            found = ends.get(value)
-            if found is None:
-                ends[value] = [end]
-            else:
-                found.append(end)
-        return PrefixStarts(ends)
+        return PrefixStarts(self.literals.occurrences(text))
 
 
 class PrefixStarts:
     """The prefix occurrences of one text, turned into a pattern's offsets on demand."""
 
-    def __init__(self, ends: dict[tuple[int, tuple[int, ...]], list[int]]) -> None:
+    def __init__(self, ends: list[tuple[tuple[int, tuple[int, ...]], list[int]]]) -> None:
         self.by_pattern: dict[int, list[tuple[int, list[int]]]] = {}
-        for value, found in ends.items():
+        for value, found in ends:
             back, numbers = value
             for number in numbers:
                 self.by_pattern.setdefault(number, []).append((back, found))
@@ -213,7 +206,9 @@ class Prefiltered:
         last_text, offsets = self._last
         if last_text is not text:
             assert self.literals is not None
-            offsets = sorted({end - back for end, back in self.literals.iter(text)})
+            offsets = sorted(
+                {end - back for back, ends in self.literals.occurrences(text) for end in ends}
+            )
             self._last = (text, offsets)
         return offsets
 

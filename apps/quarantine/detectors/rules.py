@@ -182,7 +182,7 @@ class TriggerIndex:
 
     def present(self, text: str) -> set[str]:
         """The trigger words occurring in `text`."""
-        return set(map(itemgetter(1), self.literals.iter(text)))
+        return set(map(itemgetter(0), self.literals.occurrences(text)))
 
 
 @cache

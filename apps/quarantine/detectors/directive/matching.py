@@ -135,11 +135,17 @@ class Screened:
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         if not self.leading:
-            starts = [end - length + 1 for end, length in self.literals.iter(text)]
+            starts = [
+                end - length + 1 for length, ends in self.literals.occurrences(text) for end in ends
+            ]
             return _windowed(self.pattern, text, starts) if starts else []
         spans: list[tuple[int, int]] = []
-        for end, length in self.literals.iter(text):
-            start = end - length + 1
+        # In the order an automaton reports them: by end, the longer anchor first.
+        found = sorted(
+            (end, -length) for length, ends in self.literals.occurrences(text) for end in ends
+        )
+        for end, negative_length in found:
+            start = end + negative_length + 1
             if spans and start < spans[-1][1]:
                 continue
             match = self.pattern.match(text, start)

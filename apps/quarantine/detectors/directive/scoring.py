@@ -158,9 +158,9 @@ def _present_actions(text: str) -> dict[ActionCue, list[int]]:
     if _last_actions[0] is text:  # the phrase rules asked about this text just before
         return _last_actions[1]
     found: dict[int, list[int]] = {}
-    for end, (length, positions) in _action_index().iter(text):
+    for (length, positions), ends in _action_index().occurrences(text):
         for position in positions:
-            found.setdefault(position, []).append(end - length + 1)
+            found.setdefault(position, []).extend(end - length + 1 for end in ends)
     present = {_ACTIONS[position]: found[position] for position in sorted(found)}
     _last_actions[0], _last_actions[1] = text, present
     return present
