@@ -118,13 +118,13 @@ class LinearModel:
     def logit(self, folded: str, features: Features | None = None) -> float:
         """bias + the weights of the distinct features present (the hot path: no spans).
 
-        Both sums are exact (fsum), so they do not depend on the order the features were
-        found in.
+        Character weights are summed in the n-gram table's fixed order and the few word
+        weights exactly (fsum), so the sum never depends on the order of a set.
         """
         characters, grams = features or self.features(folded)
         return (
             self.bias
-            + math.fsum(self.char_weight_array[characters].tolist())
+            + float(self.char_weight_array[characters].sum())
             + math.fsum(map(self.word_weights.__getitem__, grams))
         )
 
