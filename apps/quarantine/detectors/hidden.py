@@ -136,11 +136,15 @@ class HiddenPayloadScanner:
     def _encoded_segments(self, normalised: NormalisedText) -> Iterator[tuple[str, int, int, str]]:
         """Yield (encoding, start, end, decoded text) over the original text."""
         original = normalised.original
+        long_runs = False
         for match in _BASE64.finditer(original):
+            long_runs = True
             decoded = _decode_base64(match.group())
             if decoded:
                 yield "base64", match.start(), match.end(), decoded
-        hex_runs = _HEX_RUN.finditer(original)
+        # Hex digits are base64 characters: a run of 20 lies inside a base64 run of 16 or
+        # more, so a text without one has no hex run either.
+        hex_runs = _HEX_RUN.finditer(original) if long_runs else ()
         escapes = _HEX_ESCAPES.finditer(original) if "\\x" in original else ()
         for match in (*hex_runs, *escapes):
             digits = match.group().replace("\\x", "")

@@ -5,6 +5,10 @@ pass's anchors are each a table of literal words. Searched one table at a time, 
 text was walked ~17 times; here every table registers its words in one shared automaton,
 the text is walked once (remembered for the text being analysed) and each table reads its
 own occurrences: exactly those an automaton of its own words would report.
+
+Only the detectors' own tables, made once per process (at import or by a cached factory),
+are shared: a table made after the first scan rebuilds the shared automaton. Any other
+table (`shared=False`, the default) keeps an automaton of its own.
 """
 
 from __future__ import annotations
@@ -84,18 +88,23 @@ def _occurrences(text: str, number: int) -> list[tuple[object, list[int]]]:
 
 
 class LiteralTable(Generic[Value]):
-    """A table of literal words (word -> value) searched by the shared pass."""
+    """A table of literal words (word -> value), searched by the shared pass when `shared`
+    (a table made once per process), else by an automaton of its own."""
 
-    def __init__(self, words: Mapping[str, Value]) -> None:
+    def __init__(self, words: Mapping[str, Value], *, shared: bool = False) -> None:
         self.words = {word: value for word, value in words.items() if word}
-        with _lock:
-            self.number = len(_tables)
-            _tables.append(self)
+        self.own = None if shared else _Shared([self])
+        if shared:
+            with _lock:
+                self.number = len(_tables)
+                _tables.append(self)
 
     def occurrences(self, text: str) -> list[tuple[Value, list[int]]]:
         """For each of the words occurring in `text`: its value and the offsets where its
         occurrences end, ascending, as ``ahocorasick.Automaton.iter`` reports them (lists
         shared with other callers: read them, never change them)."""
+        if self.own is not None:
+            return self.own.scan(text)[0]  # type: ignore[return-value]
         return _occurrences(text, self.number)  # type: ignore[return-value]
 
 

@@ -133,7 +133,7 @@ class PrefixIndex:
     caller searches as usual.
     """
 
-    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+    def __init__(self, patterns: Iterable[re.Pattern[str]], *, shared: bool = False) -> None:
         by_prefix: dict[str, list[int]] = {}
         self.screened: list[bool] = []
         for number, pattern in enumerate(patterns):
@@ -143,7 +143,8 @@ class PrefixIndex:
                 by_prefix.setdefault(prefix, []).append(number)
         # The value is found per occurrence: one shared tuple per prefix.
         self.literals = LiteralTable(
-            {prefix: (len(prefix) - 1, tuple(numbers)) for prefix, numbers in by_prefix.items()}
+            {prefix: (len(prefix) - 1, tuple(numbers)) for prefix, numbers in by_prefix.items()},
+            shared=shared,
         )
         self.unscreened = frozenset(n for n, screened in enumerate(self.screened) if not screened)
 
@@ -192,11 +193,13 @@ class Prefiltered:
     the same results as ``pattern.search``, which it falls back to when no prefixes are
     derivable."""
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], *, shared: bool = False) -> None:
         self.pattern = pattern
         prefixes = literal_prefixes(pattern)
         self.literals = (
-            LiteralTable({prefix: len(prefix) - 1 for prefix in prefixes}) if prefixes else None
+            LiteralTable({prefix: len(prefix) - 1 for prefix in prefixes}, shared=shared)
+            if prefixes
+            else None
         )
         # (text, offsets) of the last text, replaced in one assignment (threads).
         self._last: tuple[str | None, list[int]] = (None, [])
@@ -243,4 +246,4 @@ class Prefiltered:
 @cache
 def prefiltered(pattern: re.Pattern[str]) -> Prefiltered:
     """The (cached) prefiltered form of a compiled pattern."""
-    return Prefiltered(pattern)
+    return Prefiltered(pattern, shared=True)

@@ -72,8 +72,8 @@ _DEFENSIVE_FRAMING = re.compile(
 )
 DEFENDED_DISCUSSION_SHARE = 0.5
 # Searched only where one of their literal prefixes occurs (prefixes.py): same results.
-_DISCUSSION_CUES = Prefiltered(_DISCUSSION)
-_DEFENSIVE_FRAMING_CUES = Prefiltered(_DEFENSIVE_FRAMING)
+_DISCUSSION_CUES = Prefiltered(_DISCUSSION, shared=True)
+_DEFENSIVE_FRAMING_CUES = Prefiltered(_DEFENSIVE_FRAMING, shared=True)
 
 
 def _discussion_factor(text: str, start: int, end: int) -> float:
@@ -173,16 +173,29 @@ def _is_quoted(text: str, start: int, end: int) -> bool:
 
 
 class TriggerIndex:
-    """Finds which trigger substrings of a rule table occur in a text, in the shared
-    literal pass (literals.py), where testing each of ~600 with `in` costs ~0.6 ms."""
+    """Which rules of a table have every trigger group present in a text: the trigger
+    words are found in the shared literal pass (literals.py), each standing for the
+    groups it belongs to, and a rule passes when its groups are all among them."""
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
-        self.words = frozenset(word for rule in rules for group in rule.triggers for word in group)
-        self.literals = LiteralTable({word: word for word in self.words})
+        groups_of_word: dict[str, set[int]] = {}
+        self.groups_of_rule: list[frozenset[int]] = []
+        group = 0
+        for rule in rules:
+            numbers = []
+            for words in rule.triggers:
+                for word in words:
+                    groups_of_word.setdefault(word, set()).add(group)
+                numbers.append(group)
+                group += 1
+            self.groups_of_rule.append(frozenset(numbers))
+        self.literals = LiteralTable(
+            {word: frozenset(groups) for word, groups in groups_of_word.items()}, shared=True
+        )
 
-    def present(self, text: str) -> set[str]:
-        """The trigger words occurring in `text`."""
-        return set(map(itemgetter(0), self.literals.occurrences(text)))
+    def satisfied(self, text: str) -> frozenset[int]:
+        """The trigger groups with a word occurring in `text`."""
+        return frozenset().union(*map(itemgetter(0), self.literals.occurrences(text)))
 
 
 @cache
@@ -194,7 +207,7 @@ def trigger_index(rules: tuple[Rule, ...]) -> TriggerIndex:
 @cache
 def prefix_index(rules: tuple[Rule, ...]) -> PrefixIndex:
     """The (cached) index of the literal prefixes of a rule table's patterns."""
-    return PrefixIndex(rule.pattern for rule in rules)
+    return PrefixIndex((rule.pattern for rule in rules), shared=True)
 
 
 def match_rules(
@@ -202,7 +215,8 @@ def match_rules(
 ) -> dict[str, _CategoryHit]:
     """Match every rule on the folded text; return the best hit per category."""
     text = normalised.text
-    present = trigger_index(rules).present(text)
+    triggers = trigger_index(rules)
+    satisfied = triggers.satisfied(text)
     index = prefix_index(rules)
     starts = index.starts(text)  # where each rule's match can begin (see prefixes.py)
     chinese = has_ideographs(text)
@@ -214,8 +228,8 @@ def match_rules(
         if rule.chinese and not chinese:
             continue
         screened = index.screened[number]
-        if not all(not present.isdisjoint(group) for group in rule.triggers):
-            continue
+        if not triggers.groups_of_rule[number] <= satisfied:
+            continue  # a trigger group has no word in the text
         offsets = starts.offsets(number) if screened else []
         if rule.left_boundary and offsets:
             # An offset inside a word is skipped below whether or not the pattern matches

@@ -99,7 +99,10 @@ def _action(
 ) -> ActionCue:
     """An action cue; `anchors` are space-separated ("_" stands for a space)."""
     words = tuple(anchor.replace("_", " ") for anchor in anchors.split())
-    return ActionCue(reason, weight, words, re.compile(pattern), leading)
+    compiled = re.compile(pattern)
+    if not leading:
+        prefiltered(compiled)  # its prefixes join the shared literal pass before any scan
+    return ActionCue(reason, weight, words, compiled, leading)
 
 
 ANCHOR_WINDOW = (120, 140)  # characters before and after an anchor a match can reach
@@ -125,13 +128,16 @@ def _windowed(pattern: re.Pattern[str], text: str, starts: list[int]) -> list[tu
 
 
 class Screened:
-    """A cue pattern that only runs when one of its literal anchors occurs in the text."""
+    """A cue pattern that only runs when one of its literal anchors occurs in the text
+    (a module-level cue table: its anchors join the shared literal pass)."""
 
     def __init__(self, pattern: re.Pattern[str], anchors: str, *, leading: bool = False):
         self.pattern = pattern
+        if not leading and isinstance(pattern, re.Pattern):
+            prefiltered(pattern)  # searched in windows (_windowed): shared from the start
         self.leading = leading  # every match starts at an anchor: `match` there, no scan
         words = (anchor.replace("_", " ") for anchor in anchors.split())
-        self.literals = LiteralTable({word: len(word) for word in words})
+        self.literals = LiteralTable({word: len(word) for word in words}, shared=True)
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         if not self.leading:

@@ -149,7 +149,8 @@ def _action_index() -> LiteralTable:
         for anchor in cue.anchors:
             by_anchor.setdefault(anchor, []).append(position)
     return LiteralTable(
-        {anchor: (len(anchor), tuple(positions)) for anchor, positions in by_anchor.items()}
+        {anchor: (len(anchor), tuple(positions)) for anchor, positions in by_anchor.items()},
+        shared=True,
     )
 
 
