@@ -20,7 +20,6 @@ which occur, and only rules whose every trigger group is present run their regex
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -32,7 +31,7 @@ from apps.quarantine.detectors.hidden import HiddenPayloadScanner
 from apps.quarantine.detectors.literals import LiteralTable
 from apps.quarantine.detectors.normalise import NormalisedText, normalise
 from apps.quarantine.detectors.patterns import RULES, Category, Rule, has_ideographs
-from apps.quarantine.detectors.prefixes import Prefiltered, PrefixIndex, PrefixStarts, next_match
+from apps.quarantine.detectors.prefixes import Prefiltered, PrefixIndex, next_match
 
 _NEGATION = re.compile(
     r"(?:\b(?:never|not|don't|dont|do not|doesn't|must not|mustn't|should not|shouldn't|"
@@ -205,35 +204,6 @@ def trigger_index(rules: tuple[Rule, ...]) -> TriggerIndex:
     return TriggerIndex(rules)
 
 
-class ContextScreen:
-    """Where the `before` context of a rule can begin: at an occurrence of one of its literal
-    prefixes (at a word boundary when it starts with \\b). A match more than BEFORE_WINDOW
-    past the last of them has no context, and neither has any later match."""
-
-    def __init__(self, rules: tuple[Rule, ...]) -> None:
-        contexts = [(number, rule.before) for number, rule in enumerate(rules) if rule.before]
-        self.position = {number: position for position, (number, _) in enumerate(contexts)}
-        self.index = PrefixIndex((before for _, before in contexts), shared=True)
-        self.bounded = [before.pattern.startswith(r"\b") for _, before in contexts]
-
-    def limit(self, number: int, text: str, starts: PrefixStarts) -> int | None:
-        """The last offset where a match of rule `number` can have its context (None: no
-        limit is known)."""
-        position = self.position.get(number)
-        if position is None or not self.index.screened[position]:
-            return None
-        found = starts.offsets(position) if position in starts else []
-        if self.bounded[position]:
-            found = [p for p in found if (p > 0 and _is_word(text[p - 1])) != _is_word(text[p])]
-        return found[-1] + BEFORE_WINDOW if found else -1
-
-
-@cache
-def context_screen(rules: tuple[Rule, ...]) -> ContextScreen:
-    """The (cached) screen of a rule table's `before` contexts."""
-    return ContextScreen(rules)
-
-
 @cache
 def prefix_index(rules: tuple[Rule, ...]) -> PrefixIndex:
     """The (cached) index of the literal prefixes of a rule table's patterns."""
@@ -251,7 +221,6 @@ def match_rules(
     starts = index.starts(text)  # where each rule's match can begin (see prefixes.py)
     chinese = has_ideographs(text)
     discussion: bool | None = None  # computed on the first match only: most texts have none
-    context_starts: PrefixStarts | None = None  # computed for the first rule with a context
     hits: dict[str, _CategoryHit] = {}
     # Only rules with an offset where a match could begin, and those without prefixes.
     for number in sorted(index.unscreened.union(starts.by_pattern)):
@@ -272,13 +241,6 @@ def match_rules(
                 for offset in offsets
                 if not (offset and text[offset - 1 : offset + 1].replace("_", "a").isalnum())
             ]
-        if rule.before is not None and offsets:
-            screen = context_screen(rules)
-            if context_starts is None:
-                context_starts = screen.index.starts(text)
-            limit = screen.limit(number, text, context_starts)
-            if limit is not None:  # later offsets end the loop below without a finding
-                offsets = offsets[: bisect.bisect_right(offsets, limit)]
         position = 0
         while match := (
             next_match(rule.pattern, text, offsets, position)
