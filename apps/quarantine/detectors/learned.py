@@ -37,6 +37,7 @@ import ahocorasick
 
 from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.normalise import normalise
+from apps.quarantine.detectors.rules import is_defended_discussion
 
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "injection_model.json"
 CHAR_SIZES = (2, 3, 4, 5)
@@ -50,6 +51,12 @@ EMIT_AT = 0.7
 DAMP_BELOW = 0.3
 DAMP_FACTOR = 0.3
 DAMP_UNLESS = 0.8
+# A text that reports an attack and what became of it (rules.is_defended_discussion: a
+# red-team transcript, a training note, a blocked phishing mail) quotes the attack's words,
+# which the n-grams and the phrase rules both see: there the model must be surer to report,
+# and a rule hit it does not confirm is damped whatever its strength.
+REPORTED_EMIT_AT = 0.95
+REPORTED_DAMP_BELOW = 0.7
 TOP_FEATURES = 3
 
 
@@ -146,13 +153,13 @@ class LinearModel:
         return sigmoid(self.logit(folded))
 
 
-def damped(findings: list[Finding], probability: float) -> list[Finding]:
+def damped(findings: list[Finding], probability: float, unless: float = DAMP_UNLESS) -> list[Finding]:
     """Weak rule findings scaled down by DAMP_FACTOR, each reason saying why; unchanged when
-    together they reach DAMP_UNLESS (strong rule evidence outvotes the model)."""
+    together they reach `unless` (strong rule evidence outvotes the model)."""
     remaining = 1.0
     for finding in findings:
         remaining *= 1.0 - min(max(finding.score, 0.0), 1.0)
-    if 1.0 - remaining >= DAMP_UNLESS:
+    if 1.0 - remaining >= unless:
         return findings
     note = f" (damped: the n-gram model reads the whole text as benign, {probability:.2f})"
     return [
@@ -192,9 +199,12 @@ class LearnedDetector:
         folded = normalised.text
         features = self.model.features(folded)
         probability = sigmoid(self.model.logit(folded, features))
-        if probability < DAMP_BELOW and findings:
-            return damped(findings, probability)
-        if probability < EMIT_AT:
+        emit_at, damp_below, unless = EMIT_AT, DAMP_BELOW, DAMP_UNLESS
+        if is_defended_discussion(folded):
+            emit_at, damp_below, unless = REPORTED_EMIT_AT, REPORTED_DAMP_BELOW, 1.0
+        if probability < damp_below and findings:
+            return damped(findings, probability, unless)
+        if probability < emit_at:
             return findings
         top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts
         limit = len(normalised.text)
@@ -203,7 +213,7 @@ class LearnedDetector:
             for weight, _, start, end in top
             if weight > 0 and start < end <= limit
         )
-        score = 0.5 + 0.5 * (probability - EMIT_AT) / (1.0 - EMIT_AT)
+        score = 0.5 + 0.5 * (probability - emit_at) / (1.0 - emit_at)
         return [
             *findings,
             Finding(
