@@ -77,10 +77,10 @@ _DEFENSIVE_FRAMING = re.compile(
     # what happened to the attempt: an outcome is reported, not an order given
     r"|refused|expected (?:behaviou?r|result)|observed|quarantined|blocked|untrusted"
     r"|did not (?:pay|comply|follow|execute|run|act)|didn't (?:pay|comply|follow)"
-    r"|was (?:caught|reported|rejected)|regression set|data, (?:not|never) instructions?)\b"
+    r"|was (?:caught|reported|rejected))\b"
     r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
     r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
-    r"|拒绝|已隔离|被隔离|已拦截|没有执行|未执行|没有付款|未付款|不可信|不是指令|回归集|已上报"
+    r"|拒绝|已隔离|被隔离|已拦截|没有执行|未执行|没有付款|未付款|不可信|已上报"
 )
 DEFENDED_DISCUSSION_SHARE = 0.5
 # Searched only where one of their literal prefixes occurs (prefixes.py): same results.
