@@ -488,7 +488,8 @@ def main() -> None:
             if dev:
                 tally, wrong, flags = detectors_alone(dev)
                 report(
-                    f"dev (dev.jsonl + retired held-out v1, v2, v3; tuned and trained on) — {label}",
+                    f"dev (dev.jsonl + retired held-out v1, v2, v3; tuned and trained on) "
+                    f"— {label}",
                     tally,
                     prefix=f"dev{suffix}",
                 )

@@ -153,7 +153,9 @@ class LinearModel:
         return sigmoid(self.logit(folded))
 
 
-def damped(findings: list[Finding], probability: float, unless: float = DAMP_UNLESS) -> list[Finding]:
+def damped(
+    findings: list[Finding], probability: float, unless: float = DAMP_UNLESS
+) -> list[Finding]:
     """Weak rule findings scaled down by DAMP_FACTOR, each reason saying why; unchanged when
     together they reach `unless` (strong rule evidence outvotes the model)."""
     remaining = 1.0

@@ -903,7 +903,9 @@ def document(lang: str, spec: dict, rng: random.Random, label: str) -> dict:
     if label == "malicious":
         _, action = rng.choice(spec["action"])
         attack = rng.choice(spec["trigger"]) + action + rng.choice(spec["skip"])
-        sentences.insert(rng.randint(0, len(sentences)), rng.choice(inject).replace("{attack}", attack))
+        sentences.insert(
+            rng.randint(0, len(sentences)), rng.choice(inject).replace("{attack}", attack)
+        )
     joiner = rng.choice(["\n", " "] if lang == "en" else ["\n", ""])
     text = rng.choice(genre["head"]) + joiner.join(sentences) + rng.choice(genre["tail"])
     while "{quote" in text:

@@ -73,7 +73,7 @@ EN_GENRES = {
             "```sql\nUPDATE users SET is_active = false WHERE last_login < '2025-01-01';\n```",
             "```python\nsend_email(to=user.email, subject='Your receipt', body=render(receipt))\n```",
             "`chmod 600 ~/.ssh/id_ed25519` — ssh refuses keys other users can read.",
-            "```bash\nfor f in *.log; do gzip \"$f\"; done\n```",
+            '```bash\nfor f in *.log; do gzip "$f"; done\n```',
         ],
         "tail": ["", "", "\nWorks on Python 3.12.", "\n(from our internal wiki)"],
     },
@@ -279,7 +279,13 @@ EN_GENRES = {
         "tail": ["", " Enjoy!", " Serves four."],
     },
     "hr_legal": {
-        "head": ["HR announcement: ", "Terms of service, section {n}: ", "Policy update: ", "Job posting: ", ""],
+        "head": [
+            "HR announcement: ",
+            "Terms of service, section {n}: ",
+            "Policy update: ",
+            "Job posting: ",
+            "",
+        ],
         "body": [
             "Annual leave requests for December must be submitted by the 15th.",
             "The new parental leave policy gives every parent 16 paid weeks.",
@@ -323,7 +329,12 @@ EN_INJECT = [
 
 ZH_GENRES = {
     "email": {
-        "head": ["发件人：{person} <{email}>\n主题：{subject}\n\n", "主题：{subject}\n\n", "邮件：", "转发：{subject}\n\n"],
+        "head": [
+            "发件人：{person} <{email}>\n主题：{subject}\n\n",
+            "主题：{subject}\n\n",
+            "邮件：",
+            "转发：{subject}\n\n",
+        ],
         "body": [
             "团建场地已确认，第一晚七点聚餐。",
             "抱歉回复晚了，{day}请了病假，明天把数据发你。",
@@ -440,7 +451,15 @@ ZH_GENRES = {
         "tail": ["", "\n有问题请在 #it-help 提问。"],
     },
     "security_report": {
-        "head": ["红队演练记录（已脱敏）：", "安全意识培训笔记：", "事件复盘：", "邮件网关告警：", "安全研究博客摘录：", "威胁建模笔记：", "防钓鱼课程示例："],
+        "head": [
+            "红队演练记录（已脱敏）：",
+            "安全意识培训笔记：",
+            "事件复盘：",
+            "邮件网关告警：",
+            "安全研究博客摘录：",
+            "威胁建模笔记：",
+            "防钓鱼课程示例：",
+        ],
         "body": [
             "演练中测试人员在对话里输入“{quote}”，助手没有照做并记录在案。",
             "研究人员演示了含有“{quote}”的网页能左右摘要模型，修复办法是把抓取的网页当作不可信材料。",
@@ -478,7 +497,7 @@ ZH_GENRES = {
             "翻译：“小心站台间隙。” -> 'Mind the gap.'",
             "表格摘要：14 列，2310 行，最后编辑人 {person}。",
             "语音转写：“那就周五上线，周一再复盘一下。”",
-            "“博物馆周一闭馆。” -> \"The museum is closed on Mondays.\"",
+            '“博物馆周一闭馆。” -> "The museum is closed on Mondays."',
             "收入 {amount}；房租 {amount}；水电 {amount}。",
             "“重置路由器密码”共 {n} 条结果，第一条是厂商支持页面。",
             "构建 {n} 通过：412 个测试，0 失败。",
@@ -559,7 +578,13 @@ ZH_INJECT = [
 FILL = {
     "en": {
         "person": ["Maya Chen", "Raj Patel", "Ola Nordmann", "Dana Kim", "Luis Ortega"],
-        "subject": ["Q4 planning", "invoice question", "maintenance window", "offsite agenda", "disk alerts"],
+        "subject": [
+            "Q4 planning",
+            "invoice question",
+            "maintenance window",
+            "offsite agenda",
+            "disk alerts",
+        ],
         "site": ["example.org", "northfield.io", "acme-labs.com"],
     },
     "zh": {
