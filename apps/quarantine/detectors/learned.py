@@ -58,6 +58,11 @@ DAMP_UNLESS = 0.8
 REPORTED_EMIT_AT = 0.95
 REPORTED_DAMP_BELOW = 0.7
 TOP_FEATURES = 3
+# A quoted passage: between paired quotation marks, or single quotes that open after a
+# space, colon or bracket (an apostrophe inside a word never opens one).
+_QUOTED = re.compile(
+    r"\"[^\"]{4,}\"|“[^”]{4,}”|「[^」]{2,}」|『[^』]{2,}』|(?:(?<=[\s:(])|^)'[^']{4,}'(?=[\s.,;:)!?]|$)"
+)
 
 
 def model_text(text: str) -> str:
@@ -204,6 +209,10 @@ class LearnedDetector:
         emit_at, damp_below, unless = EMIT_AT, DAMP_BELOW, DAMP_UNLESS
         if is_defended_discussion(folded):
             emit_at, damp_below, unless = REPORTED_EMIT_AT, REPORTED_DAMP_BELOW, 1.0
+            # The attack it reports is quoted; the model judges the frame around the quotes.
+            frame = _QUOTED.sub(" ", folded)
+            if frame != folded:
+                probability = min(probability, self.model.probability(frame))
         if probability < damp_below and findings:
             return damped(findings, probability, unless)
         if probability < emit_at:
