@@ -57,6 +57,7 @@ DAMP_UNLESS = 0.8
 # and a rule hit it does not confirm is damped whatever its strength.
 REPORTED_EMIT_AT = 0.95
 REPORTED_DAMP_BELOW = 0.7
+REPORTED_DAMP_FACTOR = 0.1
 TOP_FEATURES = 3
 # A quoted passage: between paired quotation marks, or single quotes that open after a
 # space, colon or bracket (an apostrophe inside a word never opens one).
@@ -159,9 +160,12 @@ class LinearModel:
 
 
 def damped(
-    findings: list[Finding], probability: float, unless: float = DAMP_UNLESS
+    findings: list[Finding],
+    probability: float,
+    unless: float = DAMP_UNLESS,
+    factor: float = DAMP_FACTOR,
 ) -> list[Finding]:
-    """Weak rule findings scaled down by DAMP_FACTOR, each reason saying why; unchanged when
+    """Weak rule findings scaled down by `factor`, each reason saying why; unchanged when
     together they reach `unless` (strong rule evidence outvotes the model)."""
     remaining = 1.0
     for finding in findings:
@@ -170,7 +174,7 @@ def damped(
         return findings
     note = f" (damped: the n-gram model reads the whole text as benign, {probability:.2f})"
     return [
-        replace(finding, score=round(finding.score * DAMP_FACTOR, 4), reason=finding.reason + note)
+        replace(finding, score=round(finding.score * factor, 4), reason=finding.reason + note)
         for finding in findings
     ]
 
@@ -206,15 +210,16 @@ class LearnedDetector:
         folded = normalised.text
         features = self.model.features(folded)
         probability = sigmoid(self.model.logit(folded, features))
-        emit_at, damp_below, unless = EMIT_AT, DAMP_BELOW, DAMP_UNLESS
+        emit_at, damp_below, unless, factor = EMIT_AT, DAMP_BELOW, DAMP_UNLESS, DAMP_FACTOR
         if is_defended_discussion(folded):
             emit_at, damp_below, unless = REPORTED_EMIT_AT, REPORTED_DAMP_BELOW, 1.0
+            factor = REPORTED_DAMP_FACTOR
             # The attack it reports is quoted; the model judges the frame around the quotes.
             frame = _QUOTED.sub(" ", folded)
             if frame != folded:
                 probability = min(probability, self.model.probability(frame))
         if probability < damp_below and findings:
-            return damped(findings, probability, unless)
+            return damped(findings, probability, unless, factor)
         if probability < emit_at:
             return findings
         top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts

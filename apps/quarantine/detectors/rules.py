@@ -70,7 +70,7 @@ DISCUSSION_FACTOR = 0.6
 # A discussion framed as defence — an incident handled, a finding fixed, a lesson drawn, a
 # study or exercise — reports an attack rather than making one: damped further.
 _DEFENSIVE_FRAMING = re.compile(
-    r"\b(?:takeaways?|lessons? learned|mitigations?|root cause|post-?mortem|incident"
+    r"\b(?:takeaways?|lessons?(?: learned)?|mitigations?|root cause|post-?mortem|incident"
     r"|tabletop|simulation|survey|thesis|write-?up|owasp|red flag|was flagged|flagged it"
     r"|fix(?:ed)? shipped|we tested|security (?:review|channel|training|week|guild)"
     r"|poisoning pattern|reading suggestions"
@@ -80,7 +80,7 @@ _DEFENSIVE_FRAMING = re.compile(
     r"|was (?:caught|reported|rejected))\b"
     r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
     r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
-    r"|拒绝|已隔离|被隔离|已拦截|没有执行|未执行|没有付款|未付款|不可信|已上报"
+    r"|拒绝|已隔离|被隔离|已拦截|没有执行|未执行|没有付款|未付款|不可信|已上报|教训"
 )
 DEFENDED_DISCUSSION_SHARE = 0.5
 # Searched only where one of their literal prefixes occurs (prefixes.py): same results.
