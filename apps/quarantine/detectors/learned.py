@@ -18,7 +18,10 @@ the detectors before it):
   rule finding's score is multiplied by DAMP_FACTOR and its reason says so. A security
   note quoting an attack, a runbook that says sudo or a user's own payment details trip a
   single rule but read as benign over their whole wording; strong rule evidence (a chat
-  template with an action, several categories at once) is never damped.
+  template with an action, several categories at once) is never damped;
+- in a text that reports an attack and its outcome (rules.is_defended_discussion) the model
+  reads the frame with the quoted passages blanked, reports only when nearly sure, and
+  damps the rule hits it does not confirm whatever their strength.
 """
 
 from __future__ import annotations
