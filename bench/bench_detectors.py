@@ -66,6 +66,7 @@ from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
     DEV_PATHS,
+    HELDOUT_V4_PATH,
     RETIRED_PATHS,
     load_corpus,
 )
@@ -435,7 +436,7 @@ def main() -> None:
     parser.add_argument(
         "--test",
         type=Path,
-        default=None,
+        default=HELDOUT_V4_PATH,
         help="blind test set: a JSON-lines file or a directory of them (aggregates only)",
     )
     parser.add_argument(
