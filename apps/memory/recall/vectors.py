@@ -1,16 +1,28 @@
-"""Recall's vector path: the scope's items nearest to the query embedding, by cosine.
+"""Recall's vector path: the scope's items nearest to the query embedding, by cosine, and
+the cosine of the lexical candidates, in one statement.
 
-With pgvector (apps.memory.vectors) one statement walks the HNSW index for
-INDEXED_DIMENSIONS-dimension vectors, iteratively (`hnsw.iterative_scan`), so the scope,
-status, expiry, type and category filters do not starve it; other dimensions are ranked
-exactly within the scope. Without pgvector the scope's float32 bytes are ranked exactly
-in Python: correct, and linear in the scope's embedded items (a development fallback).
+With pgvector (apps.memory.vectors) the statement either walks the HNSW index or ranks the
+scope exactly, by one rule (`prepare_search`): a walk filtered to one scope visits about
+limit × (embedded rows in the table) / (the scope's embedded rows) index entries before it
+has `limit` of the scope's, so it only pays off, and only finds them all within
+hnsw.max_scan_tuples, when the scope is a large enough share of the table. A large scope
+(the 50,000 items of a 1,000,000-row table: ~2,000 entries visited) is walked; a small
+one (1,000 items: ~100,000 entries, more than the walk may visit) is ranked exactly,
+which costs one distance per embedded item of the scope. The walk is iterative
+(`hnsw.iterative_scan`), so the scope, status, expiry, type and category filters do not
+starve it, and sorting is disabled for the statement, so the planner cannot trade the
+walk for an exact sort of the scope (which it costs lower at 5 % selectivity, and which
+took 400 ms on CPU at 50,000 items). Other dimensions than INDEXED_DIMENSIONS are ranked
+exactly. Without pgvector the scope's float32 bytes are ranked exactly in Python:
+correct, and linear in the scope's embedded items (a development fallback).
+
 No lexical pre-selection caps either path: a memory that shares no word with the query
 is found whenever its embedding is among the nearest.
 """
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,7 +43,21 @@ from apps.tenancy.models import Scope
 VECTOR_LIMIT = 100
 # Index candidates kept per step of the HNSW walk (pgvector's default is 40).
 HNSW_EF_SEARCH = 100
+# Index entries a walk may visit (pgvector's hnsw.max_scan_tuples, default 20,000).
+HNSW_MAX_SCAN_TUPLES = 20_000
+# An index entry visited by the walk costs about this many exact distances (graph
+# neighbours, a heap fetch each); measured on the 200,000-row bench table.
+WALK_COST_FACTOR = 4
 _FALLBACK_CHUNK = 2_000
+
+
+@dataclass(frozen=True)
+class VectorMatches:
+    """The nearest items (nearest first, each with its cosine similarity) and the cosine
+    of every item the search saw that was asked about (`also`) or is among the nearest."""
+
+    nearest: list[tuple[MemoryItem, float]]
+    cosines: dict[Any, float]
 
 
 def nearest_items(
@@ -43,20 +69,66 @@ def nearest_items(
     memory_types: Sequence[str] = (),
     categories: Sequence[int] = (),
     limit: int = VECTOR_LIMIT,
-) -> list[tuple[MemoryItem, float]]:
-    """The scope's recallable items embedded by `embedding_model`, nearest first, each
-    with its cosine similarity to the query (items carry RANKING_FIELDS only)."""
-    if vector_search_available():
-        found = _nearest_in_index(
-            scope, now, list(query_embedding), embedding_model, memory_types, categories, limit
-        )
-    else:
-        found = _nearest_exact(
-            scope, now, query_embedding, embedding_model, memory_types, categories, limit
-        )
-    for item, _ in found:
+    also: Collection[Any] = (),
+) -> VectorMatches:
+    """The scope's recallable items embedded by `embedding_model`, nearest first, with
+    their cosine similarity to the query, plus the cosine of the items `also` names (the
+    lexical candidates), so ranking never decodes an embedding (items carry
+    RANKING_FIELDS only)."""
+    search = _nearest_in_index if vector_search_available() else _nearest_exact
+    matches = search(
+        scope, now, list(query_embedding), embedding_model, memory_types, categories, limit, also
+    )
+    for item, _ in matches.nearest:
         item.scope, item.tenant = scope, scope.tenant
-    return found
+    return matches
+
+
+def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -> bool:
+    """Decide whether the statement walks the HNSW index, and set this transaction's
+    search settings for it, in one round trip.
+
+    The rule: walk when the entries the walk visits, limit × table_rows / scope_rows,
+    cost less than the scope's rows ranked exactly (WALK_COST_FACTOR distances per
+    entry: scope_rows² ≥ WALK_COST_FACTOR × limit × table_rows) and fit in
+    HNSW_MAX_SCAN_TUPLES. table_rows is the catalog's estimate (pg_class.reltuples);
+    the scope's vectors are counted only as far as the rule needs, so a big scope costs
+    sqrt(WALK_COST_FACTOR × limit × table_rows) index entries. A walk also disables
+    sorting, so the planner cannot trade it for an exact sort of the scope; an exact
+    statement keeps it (disabling its unavoidable sort would only inflate its cost past
+    the JIT threshold).
+    """
+    if dims != INDEXED_DIMENSIONS:
+        return False
+    cursor.execute(
+        "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "
+        "WHERE oid = %(table)s::regclass), "
+        "sizes AS (SELECT total_rows, "
+        f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "  # noqa: S608
+        "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
+        "LIMIT (SELECT ceil(sqrt(%(factor)s * %(limit)s * total_rows)) + 1 FROM indexed)::bigint"
+        ") AS counted) AS scope_rows FROM indexed), "
+        "decision AS (SELECT scope_rows::float8 * scope_rows "
+        ">= %(factor)s * %(limit)s * total_rows "
+        "AND %(limit)s * total_rows <= %(max_scan)s * scope_rows AS walk FROM sizes) "
+        "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+        "set_config('hnsw.ef_search', %(ef_search)s, true), "
+        "set_config('hnsw.max_scan_tuples', %(max_scan_setting)s, true), "
+        "set_config('enable_sort', CASE WHEN walk THEN 'off' "
+        "ELSE current_setting('enable_sort') END, true) FROM decision",
+        {
+            "table": TABLE,
+            "scope": scope.pk,
+            "model": model,
+            "dims": dims,
+            "factor": WALK_COST_FACTOR,
+            "limit": limit,
+            "max_scan": HNSW_MAX_SCAN_TUPLES,
+            "ef_search": str(HNSW_EF_SEARCH),
+            "max_scan_setting": str(HNSW_MAX_SCAN_TUPLES),
+        },
+    )
+    return bool(cursor.fetchone()[0])
 
 
 def index_query(
@@ -68,57 +140,87 @@ def index_query(
     memory_types,
     categories,
     limit,
+    walk: bool,
+    also: Collection[Any] = (),
 ) -> tuple[str, list[Any]]:
-    """The nearest-neighbour statement over the vector table (HNSW-served at
-    INDEXED_DIMENSIONS dimensions, an exact sort within the scope otherwise)."""
+    """The nearest-neighbour statement over the vector table (the HNSW walk, or an exact
+    sort within the scope), with the cosine of the `also` items appended (`nearest` false).
+
+    The walk orders by the indexed expression (embedding::vector(INDEXED_DIMENSIONS));
+    the exact sort by the bare column, which no index serves.
+    """
     dims = len(vector)
-    cast = f"::vector({dims:d})" if dims == INDEXED_DIMENSIONS else "::vector"
+    cast = f"::vector({dims:d})" if walk else "::vector"
     filters, params = recallable_filters(
         scope=scope, now=now, memory_types=memory_types, categories=categories, alias="m"
     )
     columns = ", ".join(f"m.{connection.ops.quote_name(name)}" for name in RANKING_FIELDS)
     distance = f"(e.embedding{cast} <=> %s{cast})"
-    sql = (
-        f"SELECT {columns}, {distance} AS distance FROM {TABLE} e "  # noqa: S608
-        f"JOIN {MemoryItem._meta.db_table} m ON m.id = e.item_id "
+    source = f"{TABLE} e JOIN {MemoryItem._meta.db_table} m ON m.id = e.item_id"
+    nearest_sql = (
+        f"(SELECT {columns}, {distance} AS distance, true AS nearest FROM {source} "  # noqa: S608
         f"WHERE e.scope_id = %s AND e.model = %s AND e.dims = {dims:d} "
-        f"AND {' AND '.join(filters)} ORDER BY {distance} LIMIT {int(limit):d}"
+        f"AND {' AND '.join(filters)} ORDER BY {distance} LIMIT {int(limit):d})"
     )
     literal = vector_literal(vector)
-    return sql, [literal, scope.pk, model, *params, literal]
-
-
-def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit):
-    sql, params = index_query(
-        scope=scope,
-        now=now,
-        vector=vector,
-        model=model,
-        memory_types=memory_types,
-        categories=categories,
-        limit=limit,
+    nearest_params = [literal, scope.pk, model, *params, literal]
+    if not also:
+        return nearest_sql, nearest_params
+    also_sql = (
+        f"(SELECT {columns}, (e.embedding <=> %s::vector) AS distance, false FROM {source} "  # noqa: S608
+        f"WHERE e.item_id = ANY(%s) AND e.scope_id = %s AND e.model = %s AND e.dims = {dims:d})"
     )
+    also_params = [literal, list(also), scope.pk, model]
+    return f"{nearest_sql} UNION ALL {also_sql}", [*nearest_params, *also_params]
+
+
+def _similarity(distance: float) -> float:
+    return max(-1.0, min(1.0, 1.0 - distance))
+
+
+def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit, also):
+    inside_transaction = connection.in_atomic_block
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            cursor.execute(f"SET LOCAL hnsw.ef_search = {HNSW_EF_SEARCH:d}")
+            walk = prepare_search(cursor, scope=scope, model=model, dims=len(vector), limit=limit)
+        sql, params = index_query(
+            scope=scope,
+            now=now,
+            vector=vector,
+            model=model,
+            memory_types=memory_types,
+            categories=categories,
+            limit=limit,
+            walk=walk,
+            also=also,
+        )
         rows = list(MemoryItem.objects.raw(sql, params))
+        if walk and inside_transaction:  # the settings outlive this statement: sorts back
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('enable_sort', 'on', true)")
+    cosines = {item.pk: _similarity(item.distance) for item in rows}
     # relaxed_order may return neighbours slightly out of order: sort them.
-    found = [(item, max(-1.0, min(1.0, 1.0 - item.distance))) for item in rows]
-    found.sort(key=lambda pair: -pair[1])
-    return found
+    nearest = sorted(
+        ((item, cosines[item.pk]) for item in rows if item.nearest), key=lambda pair: -pair[1]
+    )
+    return VectorMatches(nearest=nearest, cosines=cosines)
 
 
-def _nearest_exact(scope, now, vector, model, memory_types, categories, limit):
+def _nearest_exact(scope, now, vector, model, memory_types, categories, limit, also):
     items = recallable(scope, now, memory_types, categories).filter(
         embedding_model=model, embedding__isnull=False
     )
-    scored = []
+    wanted = set(also)
+    scored, cosines = [], {}
     for pk, raw in items.values_list("pk", "embedding").iterator(chunk_size=_FALLBACK_CHUNK):
         embedded = decode_embedding(raw)
         similarity = cosine_similarity(vector, embedded) if embedded else None
         if similarity is not None:
             scored.append((similarity, pk))
+            if pk in wanted:
+                cosines[pk] = similarity
     best = heapq.nlargest(limit, scored)
     loaded = MemoryItem.objects.only(*RANKING_FIELDS).in_bulk([pk for _, pk in best])
-    return [(loaded[pk], similarity) for similarity, pk in best if pk in loaded]
+    nearest = [(loaded[pk], similarity) for similarity, pk in best if pk in loaded]
+    cosines.update((item.pk, similarity) for item, similarity in nearest)
+    return VectorMatches(nearest=nearest, cosines=cosines)
