@@ -51,7 +51,11 @@ from apps.memory.generation.embedding import embed  # noqa: E402
 from apps.memory.models import MemoryItem  # noqa: E402
 from apps.memory.recall import recall_memories  # noqa: E402
 from apps.memory.services import record_recall_accesses, remember  # noqa: E402
-from apps.memory.vectors import to_float32_bytes, vector_search_available  # noqa: E402
+from apps.memory.vectors import (  # noqa: E402
+    index_large_scopes,
+    to_float32_bytes,
+    vector_search_available,
+)
 from apps.tenancy.models import Tenant  # noqa: E402
 
 SCOPES = {
@@ -131,6 +135,10 @@ def ensure_data(total: int) -> None:
         )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_memoryitem")
+    started = time.perf_counter()
+    created = index_large_scopes()
+    if created:
+        print(f"HNSW indexes of large scopes: {', '.join(created)} in {time.perf_counter() - started:.1f} s")
 
 
 def plant_unworded_memory(user) -> str:

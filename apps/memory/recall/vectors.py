@@ -33,6 +33,7 @@ from apps.memory.recall.candidates import RANKING_FIELDS, recallable, recallable
 from apps.memory.recall.ranking import cosine_similarity
 from apps.memory.vectors import (
     INDEXED_DIMENSIONS,
+    SCOPE_INDEX_PREFIX,
     TABLE,
     decode_embedding,
     vector_literal,
@@ -88,15 +89,19 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
     """Decide whether the statement walks the HNSW index, and set this transaction's
     search settings for it, in one round trip.
 
-    The rule: walk when the entries the walk visits, limit × table_rows / scope_rows,
+    A scope with an HNSW index of its own (apps.memory.vectors.index_large_scopes) is
+    always walked, on that index: plans are made for each call's values, so the planner
+    sees that the scope matches the partial index's predicate. Otherwise the rule: walk
+    when the entries the walk visits, limit × table_rows / scope_rows,
     cost less than the scope's rows ranked exactly (WALK_COST_FACTOR distances per
     entry: scope_rows² ≥ WALK_COST_FACTOR × limit × table_rows) and fit in
     HNSW_MAX_SCAN_TUPLES. table_rows is the catalog's estimate (pg_class.reltuples);
     the scope's vectors are counted only as far as the rule needs, so a big scope costs
     sqrt(WALK_COST_FACTOR × limit × table_rows) index entries. A walk also disables
     sorting, so the planner cannot trade it for an exact sort of the scope; an exact
-    statement keeps it (disabling its unavoidable sort would only inflate its cost past
-    the JIT threshold).
+    statement keeps it (disabling its unavoidable sort would only inflate its cost).
+    JIT is off: pgvector costs a filtered walk high enough to trigger JIT compilation,
+    which took 300 ms to spare the walk a few.
     """
     if dims != INDEXED_DIMENSIONS:
         return False
@@ -108,16 +113,19 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
         "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
         "LIMIT (SELECT ceil(sqrt(%(factor)s * %(limit)s * total_rows)) + 1 FROM indexed)::bigint"
         ") AS counted) AS scope_rows FROM indexed), "
-        "decision AS (SELECT scope_rows::float8 * scope_rows "
-        ">= %(factor)s * %(limit)s * total_rows "
-        "AND %(limit)s * total_rows <= %(max_scan)s * scope_rows AS walk FROM sizes) "
+        "decision AS (SELECT to_regclass(%(own_index)s) IS NOT NULL "
+        "OR (scope_rows::float8 * scope_rows >= %(factor)s * %(limit)s * total_rows "
+        "AND %(limit)s * total_rows <= %(max_scan)s * scope_rows) AS walk FROM sizes) "
         "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
         "set_config('hnsw.ef_search', %(ef_search)s, true), "
         "set_config('hnsw.max_scan_tuples', %(max_scan_setting)s, true), "
+        "set_config('jit', 'off', true), "
+        "set_config('plan_cache_mode', 'force_custom_plan', true), "
         "set_config('enable_sort', CASE WHEN walk THEN 'off' "
         "ELSE current_setting('enable_sort') END, true) FROM decision",
         {
             "table": TABLE,
+            "own_index": f"{SCOPE_INDEX_PREFIX}{int(scope.pk):d}",
             "scope": scope.pk,
             "model": model,
             "dims": dims,
