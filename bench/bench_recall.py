@@ -138,7 +138,8 @@ def ensure_data(total: int) -> None:
     started = time.perf_counter()
     created = index_large_scopes()
     if created:
-        print(f"HNSW indexes of large scopes: {', '.join(created)} in {time.perf_counter() - started:.1f} s")
+        seconds = time.perf_counter() - started
+        print(f"HNSW indexes of large scopes: {', '.join(created)} in {seconds:.1f} s")
 
 
 def plant_unworded_memory(user) -> str:

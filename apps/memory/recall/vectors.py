@@ -49,7 +49,33 @@ HNSW_MAX_SCAN_TUPLES = 20_000
 # An index entry visited by the walk costs about this many exact distances (graph
 # neighbours, a heap fetch each); measured on the 200,000-row bench table.
 WALK_COST_FACTOR = 4
+# Up to this many vectors a scope is ranked exactly whatever its share of the table: it
+# costs a few milliseconds (the 1,000-item bench scope: ~5 ms on CPU), and is exact where
+# a walk of a small graph full of duplicates may miss the nearest.
+EXACT_SCOPE_ROWS = 2_000
 _FALLBACK_CHUNK = 2_000
+# Decides walk or exact (prepare_search's rule) and sets the search's settings.
+_SEARCH_SETUP_SQL = (
+    "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
+    "WHERE oid = %(table)s::regclass), "
+    "sizes AS (SELECT total_rows, "
+    f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "
+    "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
+    "LIMIT (SELECT greatest(ceil(sqrt(%(factor)s * %(limit)s * total_rows)), %(exact_rows)s) + 1 "
+    "FROM indexed)::bigint"
+    ") AS counted) AS scope_rows FROM indexed), "
+    "decision AS (SELECT to_regclass(%(own_index)s) IS NOT NULL "
+    "OR (scope_rows > %(exact_rows)s "
+    "AND scope_rows::float8 * scope_rows >= %(factor)s * %(limit)s * total_rows "
+    "AND %(limit)s * total_rows <= %(max_scan)s * scope_rows) AS walk FROM sizes) "
+    "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+    "set_config('hnsw.ef_search', %(ef_search)s, true), "
+    "set_config('hnsw.max_scan_tuples', %(max_scan_setting)s, true), "
+    "set_config('jit', 'off', true), "
+    "set_config('plan_cache_mode', 'force_custom_plan', true), "
+    "set_config('enable_sort', CASE WHEN walk THEN 'off' "
+    "ELSE current_setting('enable_sort') END, true) FROM decision"
+)
 
 
 @dataclass(frozen=True)
@@ -91,38 +117,23 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
 
     A scope with an HNSW index of its own (apps.memory.vectors.index_large_scopes) is
     always walked, on that index: plans are made for each call's values, so the planner
-    sees that the scope matches the partial index's predicate. Otherwise the rule: walk
-    when the entries the walk visits, limit × table_rows / scope_rows,
-    cost less than the scope's rows ranked exactly (WALK_COST_FACTOR distances per
-    entry: scope_rows² ≥ WALK_COST_FACTOR × limit × table_rows) and fit in
-    HNSW_MAX_SCAN_TUPLES. table_rows is the catalog's estimate (pg_class.reltuples);
-    the scope's vectors are counted only as far as the rule needs, so a big scope costs
-    sqrt(WALK_COST_FACTOR × limit × table_rows) index entries. A walk also disables
-    sorting, so the planner cannot trade it for an exact sort of the scope; an exact
-    statement keeps it (disabling its unavoidable sort would only inflate its cost).
+    sees that the scope matches the partial index's predicate. A scope of up to
+    EXACT_SCOPE_ROWS vectors is ranked exactly. Otherwise the rule: walk when the
+    entries the walk visits, limit × table_rows / scope_rows, cost less than the scope's
+    rows ranked exactly (WALK_COST_FACTOR distances per entry: scope_rows² ≥
+    WALK_COST_FACTOR × limit × table_rows) and fit in HNSW_MAX_SCAN_TUPLES. table_rows
+    is the catalog's estimate (pg_class.reltuples); the scope's vectors are counted only
+    as far as the rule needs: at most max(sqrt(WALK_COST_FACTOR × limit × table_rows),
+    EXACT_SCOPE_ROWS) index entries. A walk also disables sorting, so the planner cannot
+    trade it for an exact sort of the scope; an exact statement keeps it (disabling its
+    unavoidable sort would only inflate its cost).
     JIT is off: pgvector costs a filtered walk high enough to trigger JIT compilation,
     which took 300 ms to spare the walk a few.
     """
     if dims != INDEXED_DIMENSIONS:
         return False
     cursor.execute(
-        "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "
-        "WHERE oid = %(table)s::regclass), "
-        "sizes AS (SELECT total_rows, "
-        f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "  # noqa: S608
-        "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
-        "LIMIT (SELECT ceil(sqrt(%(factor)s * %(limit)s * total_rows)) + 1 FROM indexed)::bigint"
-        ") AS counted) AS scope_rows FROM indexed), "
-        "decision AS (SELECT to_regclass(%(own_index)s) IS NOT NULL "
-        "OR (scope_rows::float8 * scope_rows >= %(factor)s * %(limit)s * total_rows "
-        "AND %(limit)s * total_rows <= %(max_scan)s * scope_rows) AS walk FROM sizes) "
-        "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-        "set_config('hnsw.ef_search', %(ef_search)s, true), "
-        "set_config('hnsw.max_scan_tuples', %(max_scan_setting)s, true), "
-        "set_config('jit', 'off', true), "
-        "set_config('plan_cache_mode', 'force_custom_plan', true), "
-        "set_config('enable_sort', CASE WHEN walk THEN 'off' "
-        "ELSE current_setting('enable_sort') END, true) FROM decision",
+        _SEARCH_SETUP_SQL,
         {
             "table": TABLE,
             "own_index": f"{SCOPE_INDEX_PREFIX}{int(scope.pk):d}",
@@ -130,6 +141,7 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
             "model": model,
             "dims": dims,
             "factor": WALK_COST_FACTOR,
+            "exact_rows": EXACT_SCOPE_ROWS,
             "limit": limit,
             "max_scan": HNSW_MAX_SCAN_TUPLES,
             "ef_search": str(HNSW_EF_SEARCH),
