@@ -215,9 +215,12 @@ def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit
             also=also,
         )
         rows = list(MemoryItem.objects.raw(sql, params))
-        if walk and inside_transaction:  # the settings outlive this statement: sorts back
+        if inside_transaction:  # the settings would outlive this statement: undo them
             with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('enable_sort', 'on', true)")
+                cursor.execute(
+                    "SELECT set_config(name, reset_val, true) FROM pg_settings "
+                    "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
+                )
     cosines = {item.pk: _similarity(item.distance) for item in rows}
     # relaxed_order may return neighbours slightly out of order: sort them.
     nearest = sorted(
