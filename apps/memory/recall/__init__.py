@@ -12,10 +12,11 @@
    second pass on its bigrams. Only when asked (`pad`), the scope's most important, most
    recently used items top the list up to top_k, labelled "padding".
 3. With a query embedding, the vector path (`vectors`) adds the VECTOR_LIMIT nearest
-   items of the same embedding model with no lexical pre-selection: pgvector's HNSW
-   index is walked for a scope that is a large enough share of the table, a smaller
-   scope is ranked exactly (the rule: `vectors.prepare_search`), and the bytes are
-   ranked in Python where pgvector is missing. The same statement gives the lexical
+   items of the same embedding model with no lexical pre-selection: an HNSW index is
+   walked for a large scope (its own index, apps.memory.vectors.index_large_scopes, or
+   the table's when the scope is a large enough share of it), a small scope is ranked
+   exactly (the rule: `vectors.prepare_search`), and the bytes are ranked in Python
+   where pgvector is missing. The same statement gives the lexical
    candidates' cosines. The two lists are fused by reciprocal rank (`fuse`) and the
    first CANDIDATE_LIMIT ranked.
 4. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
