@@ -54,6 +54,7 @@ WALK_COST_FACTOR = 4
 # a walk of a small graph full of duplicates may miss the nearest.
 EXACT_SCOPE_ROWS = 2_000
 _FALLBACK_CHUNK = 2_000
+_RANKING_ATTNAMES = [MemoryItem._meta.get_field(name).attname for name in RANKING_FIELDS]
 # Decides walk or exact (prepare_search's rule) and sets the search's settings.
 _SEARCH_SETUP_SQL = (
     "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
@@ -164,7 +165,8 @@ def index_query(
     also: Collection[Any] = (),
 ) -> tuple[str, list[Any]]:
     """The nearest-neighbour statement over the vector table (the HNSW walk, or an exact
-    sort within the scope), with the cosine of the `also` items appended (`nearest` false).
+    sort within the scope): rows of RANKING_FIELDS, distance and `nearest` (true), then
+    the `also` items' ids and distances (other columns NULL, `nearest` false).
 
     The walk orders by the indexed expression (embedding::vector(INDEXED_DIMENSIONS));
     the exact sort by the bare column, which no index serves.
@@ -186,8 +188,10 @@ def index_query(
     nearest_params = [literal, scope.pk, model, *params, literal]
     if not also:
         return nearest_sql, nearest_params
+    # The lexical candidates are loaded already: only their ids and distances, no join.
+    blanks = ", NULL" * (len(RANKING_FIELDS) - 1)
     also_sql = (
-        f"(SELECT {columns}, (e.embedding <=> %s::vector) AS distance, false FROM {source} "  # noqa: S608
+        f"(SELECT e.item_id{blanks}, (e.embedding <=> %s::vector), false FROM {TABLE} e "  # noqa: S608
         f"WHERE e.item_id = ANY(%s) AND e.scope_id = %s AND e.model = %s AND e.dims = {dims:d})"
     )
     also_params = [literal, list(also), scope.pk, model]
@@ -214,17 +218,23 @@ def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit
             walk=walk,
             also=also,
         )
-        rows = list(MemoryItem.objects.raw(sql, params))
-        if inside_transaction:  # the settings would outlive this statement: undo them
-            with connection.cursor() as cursor:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+            if inside_transaction:  # the settings would outlive this statement: undo them
                 cursor.execute(
                     "SELECT set_config(name, reset_val, true) FROM pg_settings "
                     "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
                 )
-    cosines = {item.pk: _similarity(item.distance) for item in rows}
+    cosines = {row[0]: _similarity(row[-2]) for row in rows}
     # relaxed_order may return neighbours slightly out of order: sort them.
     nearest = sorted(
-        ((item, cosines[item.pk]) for item in rows if item.nearest), key=lambda pair: -pair[1]
+        (
+            (MemoryItem.from_db(connection.alias, _RANKING_ATTNAMES, row[:-2]), cosines[row[0]])
+            for row in rows
+            if row[-1]
+        ),
+        key=lambda pair: -pair[1],
     )
     return VectorMatches(nearest=nearest, cosines=cosines)
 
