@@ -204,8 +204,7 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     address = remember(scope_a, ANSWER, vector=embed(QUESTION))
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {TABLE}")  # the rule reads the table's size from the catalog
-    # limit 10 of 311 rows: the walk visits ~20 entries for the 151-item scope (walk),
-    # ~311 for the 10-item one (more than its 10 exact distances).
+    # 151 of 311 vectors: past WALK_MIN_SHARE (walk); 10: ranked exactly.
     walk, plan = _plan_of_vector_statement(scope_a, limit=10)
     assert walk
     assert "memory_itemembedding_hnsw" in plan and "Sort" not in plan, plan

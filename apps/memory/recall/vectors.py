@@ -1,20 +1,22 @@
 """Recall's vector path: the scope's items nearest to the query embedding, by cosine, and
 the cosine of the lexical candidates, in one statement.
 
-With pgvector (apps.memory.vectors) the statement either walks the HNSW index or ranks the
-scope exactly, by one rule (`prepare_search`): a walk filtered to one scope visits about
-limit × (embedded rows in the table) / (the scope's embedded rows) index entries before it
-has `limit` of the scope's, so it only pays off, and only finds them all within
-hnsw.max_scan_tuples, when the scope is a large enough share of the table. A large scope
-(the 50,000 items of a 1,000,000-row table: ~2,000 entries visited) is walked; a small
-one (1,000 items: ~100,000 entries, more than the walk may visit) is ranked exactly,
-which costs one distance per embedded item of the scope. The walk is iterative
+With pgvector (apps.memory.vectors) the statement either walks an HNSW index or ranks the
+scope exactly, by one rule (`prepare_search`). A walk filtered to one scope visits about
+limit / (the scope's share of the table's vectors) index entries, each a random page of
+the graph, before it has `limit` of the scope's: at a 25 % share (50,000 of 200,000) it
+beat the exact ranking (20 against 300 ms), at 5 % (50,000 of 1,000,000) it lost (280 ms
+p50, 1.7 s p95, and often short of neighbours once hnsw.max_scan_tuples was reached). So
+a large scope is walked on an index of its own (apps.memory.vectors.index_large_scopes:
+every entry is the scope's, 8–11 ms at 50,000), or on the table's when it holds at
+least WALK_MIN_SHARE of it; a small one (up to EXACT_SCOPE_ROWS) and any other are
+ranked exactly, one distance per embedded item of the scope. The walk is iterative
 (`hnsw.iterative_scan`), so the scope, status, expiry, type and category filters do not
 starve it, and sorting is disabled for the statement, so the planner cannot trade the
-walk for an exact sort of the scope (which it costs lower at 5 % selectivity, and which
-took 400 ms on CPU at 50,000 items). Other dimensions than INDEXED_DIMENSIONS are ranked
-exactly. Without pgvector the scope's float32 bytes are ranked exactly in Python:
-correct, and linear in the scope's embedded items (a development fallback).
+walk for an exact sort of the scope (which it costs lower at a few percent selectivity).
+Other dimensions than INDEXED_DIMENSIONS are ranked exactly. Without pgvector the
+scope's float32 bytes are ranked exactly in Python: correct, and linear in the scope's
+embedded items (a development fallback).
 
 No lexical pre-selection caps either path: a memory that shares no word with the query
 is found whenever its embedding is among the nearest.
@@ -44,11 +46,9 @@ from apps.tenancy.models import Scope
 VECTOR_LIMIT = 100
 # Index candidates kept per step of the HNSW walk (pgvector's default is 40).
 HNSW_EF_SEARCH = 100
-# Index entries a walk may visit (pgvector's hnsw.max_scan_tuples, default 20,000).
-HNSW_MAX_SCAN_TUPLES = 20_000
-# An index entry visited by the walk costs about this many exact distances (graph
-# neighbours, a heap fetch each); measured on the 200,000-row bench table.
-WALK_COST_FACTOR = 4
+# The share of the table's vectors a scope must hold for a walk of the table-wide graph
+# (between the 5 % measured worse than exact ranking and the 25 % measured far better).
+WALK_MIN_SHARE = 0.10
 # Up to this many vectors a scope is ranked exactly whatever its share of the table: it
 # costs a few milliseconds (the 1,000-item bench scope: ~5 ms on CPU), and is exact where
 # a walk of a small graph full of duplicates may miss the nearest.
@@ -62,16 +62,14 @@ _SEARCH_SETUP_SQL = (
     "sizes AS (SELECT total_rows, "
     f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "
     "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
-    "LIMIT (SELECT greatest(ceil(sqrt(%(factor)s * %(limit)s * total_rows)), %(exact_rows)s) + 1 "
+    "LIMIT (SELECT greatest(ceil(%(share)s * total_rows), %(exact_rows)s) + 1 "
     "FROM indexed)::bigint"
     ") AS counted) AS scope_rows FROM indexed), "
     "decision AS (SELECT to_regclass(%(own_index)s) IS NOT NULL "
     "OR (scope_rows > %(exact_rows)s "
-    "AND scope_rows::float8 * scope_rows >= %(factor)s * %(limit)s * total_rows "
-    "AND %(limit)s * total_rows <= %(max_scan)s * scope_rows) AS walk FROM sizes) "
+    "AND scope_rows >= %(share)s * total_rows) AS walk FROM sizes) "
     "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
     "set_config('hnsw.ef_search', %(ef_search)s, true), "
-    "set_config('hnsw.max_scan_tuples', %(max_scan_setting)s, true), "
     "set_config('jit', 'off', true), "
     "set_config('plan_cache_mode', 'force_custom_plan', true), "
     "set_config('enable_sort', CASE WHEN walk THEN 'off' "
@@ -119,12 +117,10 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
     A scope with an HNSW index of its own (apps.memory.vectors.index_large_scopes) is
     always walked, on that index: plans are made for each call's values, so the planner
     sees that the scope matches the partial index's predicate. A scope of up to
-    EXACT_SCOPE_ROWS vectors is ranked exactly. Otherwise the rule: walk when the
-    entries the walk visits, limit × table_rows / scope_rows, cost less than the scope's
-    rows ranked exactly (WALK_COST_FACTOR distances per entry: scope_rows² ≥
-    WALK_COST_FACTOR × limit × table_rows) and fit in HNSW_MAX_SCAN_TUPLES. table_rows
-    is the catalog's estimate (pg_class.reltuples); the scope's vectors are counted only
-    as far as the rule needs: at most max(sqrt(WALK_COST_FACTOR × limit × table_rows),
+    EXACT_SCOPE_ROWS vectors is ranked exactly. Another is walked on the table's index
+    when it holds WALK_MIN_SHARE of the table's vectors (table_rows: the catalog's
+    estimate, pg_class.reltuples), else ranked exactly. The scope's vectors are counted
+    only as far as the rule needs: at most max(WALK_MIN_SHARE × table_rows,
     EXACT_SCOPE_ROWS) index entries. A walk also disables sorting, so the planner cannot
     trade it for an exact sort of the scope; an exact statement keeps it (disabling its
     unavoidable sort would only inflate its cost).
@@ -141,12 +137,10 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
             "scope": scope.pk,
             "model": model,
             "dims": dims,
-            "factor": WALK_COST_FACTOR,
+            "share": WALK_MIN_SHARE,
             "exact_rows": EXACT_SCOPE_ROWS,
             "limit": limit,
-            "max_scan": HNSW_MAX_SCAN_TUPLES,
             "ef_search": str(HNSW_EF_SEARCH),
-            "max_scan_setting": str(HNSW_MAX_SCAN_TUPLES),
         },
     )
     return bool(cursor.fetchone()[0])
