@@ -54,7 +54,7 @@ def child(step: str, size: int) -> None:
 
     source = Tenant.objects.get(slug=f"snapbench{size}-000")
     path = PACKAGES / f"snapbench{size}.mcpkg"
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu, workers_cpu = time.perf_counter(), time.process_time(), _children_cpu()
     if step == "export":
         with path.open("wb") as out:
             result = export_snapshot(tenant=source, out=out, actor="bench")
@@ -67,8 +67,18 @@ def child(step: str, size: int) -> None:
         items = restored.report["package"]["items"]
         print(json.dumps({"outcome": restored.outcome}), file=sys.stderr)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    workers_cpu = _children_cpu() - workers_cpu
     rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"items": items, "elapsed": elapsed, "cpu": cpu, "rss_kib": rss_kib}))
+    worker_rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    figures = {"items": items, "elapsed": elapsed, "cpu": cpu + workers_cpu, "rss_kib": rss_kib}
+    figures.update(own_cpu=cpu, workers_cpu=workers_cpu, worker_rss_kib=worker_rss_kib)
+    print(json.dumps(figures))
+
+
+def _children_cpu() -> float:
+    """CPU time of this process's finished children (a restore's judging workers)."""
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 def run_child(step: str, size: int) -> dict:
@@ -83,9 +93,16 @@ def run_child(step: str, size: int) -> dict:
         print(done.stdout, done.stderr, file=sys.stderr)
         raise SystemExit(f"{step} {size} failed")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
+    workers = ""
+    if figures["workers_cpu"]:
+        workers = (
+            f" (this process {figures['own_cpu']:.1f} s + workers {figures['workers_cpu']:.1f} s"
+            f", largest worker's peak RSS {figures['worker_rss_kib'] / 1024:.0f} MiB)"
+        )
     print(
         f"{step:8} {size:>9,} items: {figures['elapsed']:.1f} s wall, {figures['cpu']:.1f} s "
-        f"CPU, peak RSS {figures['rss_kib'] / 1024:.0f} MiB, load {os.getloadavg()[0]:.1f}",
+        f"CPU{workers}, peak RSS {figures['rss_kib'] / 1024:.0f} MiB, "
+        f"load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     return figures
