@@ -119,3 +119,14 @@ def test_a_restore_judged_by_a_pool_lands_as_one_judged_here(populated, monkeypa
     held = MemoryItem.objects.filter(tenant=pooled, status=MemoryStatus.QUARANTINED)
     assert held.count() == results[1].outcome["quarantined"]
     assert QuarantineEntry.objects.filter(item__in=held).count() == held.count()
+
+
+def test_small_packages_are_judged_in_this_process():
+    assert screening.pool_size(screening.POOL_MIN_ITEMS) >= 2
+    assert screening.pool_size(screening.POOL_MIN_ITEMS - 1) == 0
+
+
+@pytest.mark.django_db
+def test_a_restore_inside_a_transaction_is_judged_in_this_process():
+    """A worker's own connection would not see the transaction's uncommitted rows."""
+    assert screening.pool_size(10 * screening.POOL_MIN_ITEMS) == 0

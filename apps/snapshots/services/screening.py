@@ -9,8 +9,9 @@ in order, at most a few per worker at a time (memory stays flat), and their rows
 back in the same order. The workers are forked from this process (the detectors are
 loaded already, the settings and wiring are this process's) and each opens a database
 connection of its own, which sees what this process sees: pass 1 writes nothing outside
-its temporary tables. Small packages, one core, or a process that may not have children
-(a daemonic Celery worker) judge here instead; the verdicts are the same.
+its temporary tables. Small packages, one core, a restore inside a transaction (whose
+uncommitted rows a worker could not see), or a process that may not have children (a
+daemonic Celery worker) judge here instead; the verdicts are the same.
 """
 
 import multiprocessing
@@ -162,6 +163,8 @@ def pool_size(expected_items: int) -> int:
         (cores or 1) < 2
         or expected_items < POOL_MIN_ITEMS
         or connection.vendor != "postgresql"
+        # A worker's connection would not see what this transaction has not committed.
+        or connection.in_atomic_block
         or multiprocessing.current_process().daemon  # e.g. a Celery prefork child
     ):
         return 0
