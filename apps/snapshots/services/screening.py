@@ -10,12 +10,15 @@ back in the same order. The workers are forked from this process (the detectors 
 loaded already, the settings and wiring are this process's) and each opens a database
 connection of its own, which sees what this process sees: pass 1 writes nothing outside
 its temporary tables. Small packages, one core, a restore inside a transaction (whose
-uncommitted rows a worker could not see), or a process that may not have children (a
-daemonic Celery worker) judge here instead; the verdicts are the same.
+uncommitted rows a worker could not see), a daemonic process (which may not have
+children) or one running other threads (a fork would copy their held locks) judge here
+instead; the verdicts are the same.
 """
 
 import multiprocessing
+import multiprocessing.util
 import os
+import threading
 import uuid
 from collections import deque
 from collections.abc import Iterator
@@ -154,6 +157,8 @@ def _start_worker() -> None:
     for inherited in connections.all(initialized_only=True):
         _inherited_connections.append(inherited)
         del connections[inherited.alias]
+    # The worker's own connections end with it (a forked worker skips atexit).
+    multiprocessing.util.Finalize(None, connections.close_all, exitpriority=10)
 
 
 def pool_size(expected_items: int) -> int:
@@ -165,7 +170,9 @@ def pool_size(expected_items: int) -> int:
         or connection.vendor != "postgresql"
         # A worker's connection would not see what this transaction has not committed.
         or connection.in_atomic_block
-        or multiprocessing.current_process().daemon  # e.g. a Celery prefork child
+        or multiprocessing.current_process().daemon  # may not have children
+        # Forking copies only this thread: a lock another thread holds would stay held.
+        or threading.active_count() > 1
     ):
         return 0
     return cores or 1
