@@ -9,14 +9,18 @@ at 1,000,000 items ≤ 1.3 × that at 100,000).
 
 For each size N, a tenant `snapbench<N>` is filled once with N generated items over 200
 scopes (generate_memories, COPY; later runs reuse it). Then each measured step runs in a
-child process of its own, which reports its wall time, CPU time and peak RSS
-(VmHWM of /proc/self/status), so the RSS of the small and the large run are comparable:
+child process of its own, which reports its wall time, CPU time (its own plus its
+workers': a restore judges in a pool of forked processes) and peak RSS (VmHWM of
+/proc/self/status, and the largest worker's), so the small and the large run compare:
 - export: `export_snapshot`'s service writing the whole tenant to a file (installation key);
 - restore: `restore_snapshot`'s service (pass 1: decrypt, parse, judge with the validate,
   sensitive-data and injection stages, stage; dry-run classification; pass 2: one
   transaction of INSERT … SELECT) into a fresh tenant, which is dropped afterwards.
-Restore sizes default to the export sizes; restoring 1,000,000 items is long while the
-injection detectors run at about 2,000 items/s per core (see docs/benchmarks.md).
+Restore sizes default to the export sizes; restoring 1,000,000 items takes about 400 s
+of CPU (2,400 items/CPU-s, see docs/benchmarks.md).
+
+`--split N` instead times each part of a restore of the N-item package in one process
+(decrypt, parse, validate, each gate stage, the detectors alone, staging, dry run, apply).
 """
 
 import argparse
