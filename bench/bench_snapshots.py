@@ -9,14 +9,18 @@ at 1,000,000 items ≤ 1.3 × that at 100,000).
 
 For each size N, a tenant `snapbench<N>` is filled once with N generated items over 200
 scopes (generate_memories, COPY; later runs reuse it). Then each measured step runs in a
-child process of its own, which reports its wall time, CPU time and peak RSS
-(resource.getrusage ru_maxrss), so the RSS of the small and the large run are comparable:
+child process of its own, which reports its wall time, CPU time (its own plus its
+workers': a restore judges in a pool of forked processes) and peak RSS (VmHWM of
+/proc/self/status, and the largest worker's), so the small and the large run compare:
 - export: `export_snapshot`'s service writing the whole tenant to a file (installation key);
 - restore: `restore_snapshot`'s service (pass 1: decrypt, parse, judge with the validate,
   sensitive-data and injection stages, stage; dry-run classification; pass 2: one
   transaction of INSERT … SELECT) into a fresh tenant, which is dropped afterwards.
-Restore sizes default to the export sizes; restoring 1,000,000 items is long while the
-injection detectors run at about 2,000 items/s per core (see docs/benchmarks.md).
+Restore sizes default to the export sizes; restoring 1,000,000 items takes about 400 s
+of CPU (2,400 items/CPU-s, see docs/benchmarks.md).
+
+`--split N` instead times each part of a restore of the N-item package in one process
+(decrypt, parse, validate, each gate stage, the detectors alone, staging, dry run, apply).
 """
 
 import argparse
@@ -54,7 +58,7 @@ def child(step: str, size: int) -> None:
 
     source = Tenant.objects.get(slug=f"snapbench{size}-000")
     path = PACKAGES / f"snapbench{size}.mcpkg"
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu, workers_cpu = time.perf_counter(), time.process_time(), _children_cpu()
     if step == "export":
         with path.open("wb") as out:
             result = export_snapshot(tenant=source, out=out, actor="bench")
@@ -67,8 +71,109 @@ def child(step: str, size: int) -> None:
         items = restored.report["package"]["items"]
         print(json.dumps({"outcome": restored.outcome}), file=sys.stderr)
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"items": items, "elapsed": elapsed, "cpu": cpu, "rss_kib": rss_kib}))
+    workers_cpu = _children_cpu() - workers_cpu
+    rss_kib = _peak_rss_kib()
+    worker_rss_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    figures = {"items": items, "elapsed": elapsed, "cpu": cpu + workers_cpu, "rss_kib": rss_kib}
+    figures.update(own_cpu=cpu, workers_cpu=workers_cpu, worker_rss_kib=worker_rss_kib)
+    print(json.dumps(figures))
+
+
+def split(size: int) -> None:
+    """Where a restore's CPU goes: pass 1's parts, timed one by one over the package in
+    this process (no pool), then the dry run and pass 2; prints a table."""
+    _setup()
+    from collections import Counter
+
+    from apps.memory.gate import GateRejected
+    from apps.quarantine.detectors import assess
+    from apps.snapshots.package.records import decode_line, parse_item, parse_scope
+    from apps.snapshots.package.stream import PackageReader
+    from apps.snapshots.services import screening, staging
+    from apps.snapshots.services.apply import apply_staged
+    from apps.snapshots.services.mapping import Mapping
+    from apps.snapshots.services.restore import ScopeResolver, Staged, classify
+    from apps.tenancy.models import Tenant
+
+    cpu: Counter = Counter()
+    wall: Counter = Counter()
+
+    def timed(part, function, *args, **kwargs):
+        started, clock = time.perf_counter(), time.process_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            cpu[part] += time.process_time() - clock
+            wall[part] += time.perf_counter() - started
+
+    tenant, _ = Tenant.objects.get_or_create(slug=f"snaprestore{size}", defaults={"name": "r"})
+    stages = screening.judging_stages()
+    path = PACKAGES / f"snapbench{size}.mcpkg"
+    with path.open("rb") as stream, staging.staging_tables() as writer:
+        reader = timed("open package (unwrap key)", PackageReader, stream, passphrase=None)
+        staged = Staged(header=reader.header, version=reader.version)
+        resolver = ScopeResolver(tenant=tenant, mapping=Mapping(), source_slug="")
+        chunks = reader.chunks()
+        while (plain := timed("decrypt + decompress", next, chunks, None)) is not None:
+            for line in timed("split lines", plain.split, b"\n"):
+                if not line:
+                    continue
+                data = timed("JSON parse", decode_line, line)
+                if data.get("t") == "scope":
+                    scope = timed("scope records + denylist", parse_scope, data)
+                    timed("scope records + denylist", resolver.add, scope)
+                    continue
+                item = timed("validate records", parse_item, data)
+                staged.items += 1
+                target = resolver.by_number[item.scope]
+                draft = timed("draft", screening._judge, item, target, tenant=tenant,
+                              actor="bench", stages=())  # fmt: skip
+                try:
+                    for stage in stages:
+                        timed(f"stage: {stage.name}", stage.inspect, draft)
+                except GateRejected as refusal:
+                    staged.refused[refusal.code] += 1
+                    continue
+                # The detectors alone, run again on the same text (not in the total).
+                timed("  (of which detectors)", assess, draft.memory.text,
+                      source_kind=draft.memory.source_kind)  # fmt: skip
+                row = timed("staging row", screening._row, item, draft, seq=staged.items,
+                            target=target, tenant=tenant)  # fmt: skip
+                prepared = timed("staging row", staging.prepared_row, row)
+                timed("COPY to staging", writer.add, prepared)
+        timed("COPY to staging", writer.finish)
+        scopes = [(t.number, t.kind, t.external_id, t.subject, t.scope.pk)
+                  for t in resolver.targets.values()]  # fmt: skip
+        timed("staging scopes + index", staging.add_scopes, scopes)
+        timed("staging scopes + index", staging.index_tables)
+        staged.targets, staged.resolver = resolver.targets, resolver
+        timed("dry run: classify", classify)
+        timed("pass 2: apply", apply_staged, staged=staged, tenant=tenant, on_conflict="skip",
+              actor="bench", reference="bench", audit_data={"mapping": Mapping()})  # fmt: skip
+    total = sum(v for k, v in cpu.items() if not k.startswith(" "))
+    print(f"restore split, {staged.items:,} items, load {os.getloadavg()[0]:.1f}")
+    print(f"{'part':32} {'CPU s':>8} {'µs/item':>8} {'share':>6} {'wall s':>8}")
+    for part, seconds in cpu.items():
+        share = f"{seconds / total:6.1%}" if not part.startswith(" ") else ""
+        per_item = seconds / staged.items * 1e6
+        print(f"{part:32} {seconds:8.2f} {per_item:8.0f} {share:>6} {wall[part]:8.2f}")
+    print(f"{'total':32} {total:8.2f} {total / staged.items * 1e6:8.0f}")
+
+
+def _peak_rss_kib() -> int:
+    """This process's peak RSS since it started (VmHWM: ru_maxrss would carry over the
+    launching bench process's peak across exec, e.g. after it generated the data)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _children_cpu() -> float:
+    """CPU time of this process's finished children (a restore's judging workers)."""
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 def run_child(step: str, size: int) -> dict:
@@ -83,9 +188,16 @@ def run_child(step: str, size: int) -> dict:
         print(done.stdout, done.stderr, file=sys.stderr)
         raise SystemExit(f"{step} {size} failed")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
+    workers = ""
+    if figures["workers_cpu"]:
+        workers = (
+            f" (this process {figures['own_cpu']:.1f} s + workers {figures['workers_cpu']:.1f} s"
+            f", largest worker's peak RSS {figures['worker_rss_kib'] / 1024:.0f} MiB)"
+        )
     print(
         f"{step:8} {size:>9,} items: {figures['elapsed']:.1f} s wall, {figures['cpu']:.1f} s "
-        f"CPU, peak RSS {figures['rss_kib'] / 1024:.0f} MiB, load {os.getloadavg()[0]:.1f}",
+        f"CPU{workers}, peak RSS {figures['rss_kib'] / 1024:.0f} MiB, "
+        f"load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     return figures
@@ -129,10 +241,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--restore-sizes", default=None)
     parser.add_argument("--child", choices=["export", "restore"])
+    parser.add_argument("--split", type=int, metavar="N", help="where a restore's CPU goes")
     parser.add_argument("--size", type=int)
     options = parser.parse_args()
     if options.child:
         child(options.child, options.size)
+        return
+    if options.split:
+        split(options.split)
+        drop_restored(options.split)
         return
     _setup()
     from django.core.management import call_command

@@ -185,9 +185,11 @@ def burst_finding(*, tenant_id: int, source: str, api_key_prefix: str, now=None)
     )
 
 
-def contradiction_finding(*, scope_id: int, key: str, content_hash: str) -> Finding | None:
+def contradiction_finding(*, scope_id: int | None, key: str, content_hash: str) -> Finding | None:
     """The write contradicts an active, frequently recalled item of its scope with this key."""
-    if not key:
+    if not key or scope_id is None:
+        # A scope that does not exist yet (a first write, a restore into new scopes) holds
+        # nothing to contradict: no query.
         return None
     trusted = int(_setting("TRUSTED_ACCESS_COUNT"))
     contradicted = (
@@ -221,7 +223,7 @@ def strongest_scores(*, key: str, rate: bool = True) -> list[float]:
 def behaviour_findings(
     *,
     tenant_id: int,
-    scope_id: int,
+    scope_id: int | None,
     source: str,
     api_key_prefix: str,
     key: str,

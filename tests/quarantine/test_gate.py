@@ -176,6 +176,17 @@ def test_contradiction_of_trusted_memory_fires_only_for_a_different_value(scope)
     )
 
 
+def test_a_scope_not_yet_created_has_nothing_to_contradict_and_costs_no_query(
+    db,
+    django_assert_num_queries,
+):
+    with django_assert_num_queries(0):
+        finding = contradiction_finding(
+            scope_id=None, key="address.city", content_hash=content_hash({"text": "x"})
+        )
+    assert finding is None
+
+
 def test_rarely_recalled_memory_is_not_trusted_enough_to_contradict(scope):
     MemoryItemFactory(scope=scope, key="address.city", access_count=1)
     assert (

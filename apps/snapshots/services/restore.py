@@ -7,12 +7,12 @@ item whose original or mapped subject or scope key is on the denylist (of the ta
 tenant, and of the source tenant when it lives here too); and runs the remember gate's
 validate stage and content stages (sensitive data, injection: the stage objects the
 composition root installed) over each item, so a hostile text is held in quarantine
-and a secret redacted or sealed exactly as on a write. The judged rows go to the staging
+and a secret redacted or sealed exactly as on a write (services/screening.py: across a
+pool of worker processes for a large package). The judged rows go to the staging
 tables (services/staging.py); `classify` then marks each as new, duplicate or
 conflicting with set-based SQL, and `dry_run_report` counts them per scope.
 """
 
-import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,16 +22,12 @@ from django.db import connection
 
 from apps.audit.hashing import keyed_hash
 from apps.core.types import Actor
-from apps.memory import wiring
-from apps.memory.gate import Draft, GateRejected, NewMemory
-from apps.memory.gate.stages import ValidateStage
 from apps.memory.models import MemoryItem, MemoryStatus
-from apps.memory.scoring import compute_archive_due_at
 from apps.privacy.selectors import active_denylist_digests
 from apps.snapshots.package.read import validated_records
-from apps.snapshots.package.records import ItemRecord, ScopeRecord
+from apps.snapshots.package.records import ScopeRecord
 from apps.snapshots.package.stream import PackageReader
-from apps.snapshots.services import staging
+from apps.snapshots.services import screening, staging
 from apps.snapshots.services.mapping import Mapping
 from apps.tenancy.models import Scope, ScopeKind, Tenant
 
@@ -129,77 +125,6 @@ class ScopeResolver:
         return target
 
 
-def _judge(item: ItemRecord, target: TargetScope, *, tenant: Tenant, actor: Actor, stages) -> Draft:
-    memory = NewMemory(
-        tenant=tenant,
-        scope=target.scope,
-        memory_type=item.memory_type,
-        content=item.content,
-        source=item.source,
-        source_kind=item.source_kind,
-        category=item.category,
-        key=item.key,
-        importance=item.importance,
-        half_life_days=item.half_life_days,
-        confidence=item.confidence,
-        expires_at=item.expires_at,
-        subject=target.subject,
-        run_id=item.run_id,
-        last_access_at=item.last_access_at,
-        metadata=item.metadata,
-    )
-    draft = Draft(memory=memory, actor=actor, status=item.status)
-    for stage in stages:
-        stage.inspect(draft)
-    return draft
-
-
-def judging_stages() -> tuple:
-    """The gate's stages a restored item passes: validate, then the content stages
-    (sensitive data, injection) as installed by the composition root."""
-    return (ValidateStage(), *wiring.current().content_stages)
-
-
-def _row(item: ItemRecord, draft: Draft, *, seq: int, target: TargetScope, tenant) -> dict:
-    memory = draft.memory
-    assert memory.half_life_days is not None and memory.last_access_at is not None
-    return {
-        "seq": seq,
-        "scope_no": target.number,
-        "old_id": item.id,
-        "superseded_old": item.superseded_by or None,
-        "outcome": "new",
-        "id": uuid.uuid4(),
-        "memory_type": memory.memory_type,
-        "category": memory.category,
-        "key": memory.key,
-        "content": memory.content,
-        "text": memory.text,
-        "content_hash": memory.content_hash,
-        "source": memory.source,
-        "source_kind": memory.source_kind,
-        "run_id": memory.run_id,
-        "importance": memory.importance,
-        "half_life_days": memory.half_life_days,
-        "confidence": memory.confidence,
-        "last_access_at": memory.last_access_at,
-        "access_count": item.access_count,
-        "archive_due_at": compute_archive_due_at(
-            importance=memory.importance,
-            half_life_days=memory.half_life_days,
-            last_access_at=memory.last_access_at,
-            threshold=tenant.archive_threshold,
-        ),
-        "expires_at": memory.expires_at,
-        "status": draft.status,
-        "created_at": item.created_at,
-        "sensitive": item.sensitive or memory.sensitive,
-        "sealed_content": memory.sealed_content,
-        "flags": list(memory.flags),
-        "metadata": memory.metadata,
-    }
-
-
 def stage_package(
     *,
     stream: IO[bytes],
@@ -216,24 +141,40 @@ def stage_package(
     staged = Staged(header=header, version=reader.version)
     total = int(header["counts"]["items"]) if isinstance(header.get("counts"), dict) else 0
     resolver = ScopeResolver(tenant=tenant, mapping=mapping, source_slug=str(header.get("tenant")))
-    stages = judging_stages()
-    for record in validated_records(reader):
-        if isinstance(record, ScopeRecord):
-            resolver.add(record)
-            continue
-        staged.items += 1
-        target = resolver.by_number[record.scope]
-        if target.denylisted:
-            staged.denylisted += 1  # never staged: nothing of an erased person is kept
-        else:
-            try:
-                draft = _judge(record, target, tenant=tenant, actor=actor, stages=stages)
-            except GateRejected as refusal:
-                staged.refused[refusal.code] += 1
+    judge = screening.Judge(screening.pool_size(total))
+    batch = screening.Batch(tenant=tenant, actor=actor, items=[])
+
+    def stage(verdicts: list[screening.Verdict]) -> None:
+        for verdict in verdicts:
+            if isinstance(verdict, str):
+                staged.refused[verdict] += 1
             else:
-                writer.add(_row(record, draft, seq=staged.items, target=target, tenant=tenant))
-        if progress is not None and staged.items % 5000 == 0:
-            progress(staged.items, total)
+                writer.add(verdict)
+
+    try:
+        for record in validated_records(reader):
+            if isinstance(record, ScopeRecord):
+                resolver.add(record)
+                continue
+            staged.items += 1
+            target = resolver.by_number[record.scope]
+            if target.denylisted:
+                staged.denylisted += 1  # never staged: nothing of an erased person is kept
+            else:
+                batch.items.append((staged.items, record, target))
+                if len(batch.items) >= screening.BATCH_ITEMS:
+                    for verdicts in judge.submit(batch):
+                        stage(verdicts)
+                    batch = screening.Batch(tenant=tenant, actor=actor, items=[])
+            if progress is not None and staged.items % 5000 == 0:
+                progress(staged.items, total)
+        if batch.items:
+            for verdicts in judge.submit(batch):
+                stage(verdicts)
+        for verdicts in judge.finish():
+            stage(verdicts)
+    finally:
+        judge.close()
     writer.finish()
     staged.targets, staged.resolver = resolver.targets, resolver
     staging.add_scopes(

@@ -11,6 +11,7 @@ Column types come from the MemoryItem fields they feed, and values are prepared 
 same fields (`get_db_prep_save`), so the apply's INSERT … SELECT copies them unchanged.
 """
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -99,30 +100,31 @@ def staging_tables() -> Iterator["StagingWriter"]:
         _drop_tables()
 
 
+def prepared_row(values: dict[str, Any]) -> tuple[Any, ...]:
+    """A staged row's values in COPY order, each prepared as its field does for the
+    database (plain values and JSON text, so a worker process can hand it back)."""
+    if connection.vendor == "postgresql":
+        # COPY adapts plain values itself; JSON goes as its text, as the field writes it.
+        return tuple(
+            json.dumps(values[name]) if name in _JSON_COLUMNS else values.get(name)
+            for name in COLUMNS
+        )
+    return tuple(
+        _FIELDS[name].get_db_prep_save(values.get(name), connection=connection) for name in COLUMNS
+    )
+
+
 class StagingWriter:
-    """Appends staged rows a batch at a time: one COPY per batch on PostgreSQL (the
+    """Appends prepared rows a batch at a time: one COPY per batch on PostgreSQL (the
     connection stays free for the stages' own queries between batches), batched inserts
     elsewhere."""
 
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.count = 0
-        self._fields = [_FIELDS[name] for name in COLUMNS]
 
-    def add(self, values: dict[str, Any]) -> None:
-        if connection.vendor == "postgresql":
-            # COPY adapts plain values itself; only JSON needs the field's preparation.
-            row = tuple(
-                field.get_db_prep_save(values[name], connection=connection)
-                if name in _JSON_COLUMNS
-                else values.get(name)
-                for name, field in zip(COLUMNS, self._fields, strict=True)
-            )
-        else:
-            row = tuple(
-                field.get_db_prep_save(values.get(name), connection=connection)
-                for name, field in zip(COLUMNS, self._fields, strict=True)
-            )
+    def add(self, row: tuple[Any, ...]) -> None:
+        """Stage one row (from `prepared_row`)."""
         self.rows.append(row)
         self.count += 1
         if len(self.rows) >= _BATCH:
