@@ -356,6 +356,13 @@ CELERY_BEAT_SCHEDULE = {
         "kwargs": {"trigger": "scheduled"},
         "options": _expiring(12 * 60 * 60),
     },
+    # After the decay (fewer active rows to index); builds concurrently, writes go on.
+    "daily-large-scope-vector-indexes": {
+        "task": "apps.memory.tasks.index_large_scopes_task",
+        "schedule": crontab(minute=45, hour=2),
+        "kwargs": {"trigger": "scheduled"},
+        "options": _expiring(12 * 60 * 60),
+    },
     "hourly-expiry": {
         "task": "apps.memory.tasks.expiry_task",
         "schedule": crontab(minute=5),

@@ -24,6 +24,7 @@ from apps.memory.services import (
     record_recall_accesses,
 )
 from apps.memory.services.idempotency import prune_idempotent_requests
+from apps.memory.vectors import index_large_scopes
 
 logger = logging.getLogger("memory_console.broker")
 
@@ -88,6 +89,18 @@ def expiry_task(trigger: str = JobTrigger.MANUAL) -> dict:
         }
 
     return run_exclusive_job("expiry", work, trigger=trigger)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def index_large_scopes_task(trigger: str = JobTrigger.MANUAL) -> dict:
+    """Nightly: give every scope that has grown large its own HNSW index, so hybrid recall
+    walks a graph of its own scope instead of the table-wide one."""
+
+    def work(run):
+        created = index_large_scopes()
+        return {"indexes_created": len(created)}
+
+    return run_exclusive_job("vector_index", work, trigger=trigger)
 
 
 def _save_progress(run, counts) -> None:

@@ -94,11 +94,13 @@ def store_vector(
         )
 
 
-def index_large_scopes(*, min_rows: int = SCOPE_INDEX_MIN_ROWS) -> list[str]:
-    """Give each scope holding min_rows or more INDEXED_DIMENSIONS-dimension vectors its
-    own HNSW index (built concurrently: writes go on); the names of those created."""
+def index_large_scopes(*, min_rows: int | None = None) -> list[str]:
+    """Give each scope holding min_rows (default SCOPE_INDEX_MIN_ROWS) or more
+    INDEXED_DIMENSIONS-dimension vectors its own HNSW index (built concurrently: writes go
+    on); the names of those created."""
     if not vector_search_available():
         return []
+    min_rows = SCOPE_INDEX_MIN_ROWS if min_rows is None else min_rows
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT scope_id FROM {TABLE} WHERE dims = %s "  # noqa: S608

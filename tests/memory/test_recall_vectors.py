@@ -6,6 +6,8 @@ from array import array
 import pytest
 from django.db import connection, transaction
 
+from apps.core.models import JobOutcome, JobRun, JobTrigger
+from apps.memory import vectors as vectors_module
 from apps.memory.generation.embedding import embed
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall import (
@@ -17,6 +19,7 @@ from apps.memory.recall import (
 )
 from apps.memory.recall import vectors as recall_vectors
 from apps.memory.recall.vectors import index_query, prepare_search
+from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
     SCOPE_INDEX_PREFIX,
     TABLE,
@@ -277,3 +280,25 @@ def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
         with connection.cursor() as cursor:
             for name in created:
                 cursor.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_nightly_job_indexes_scopes_that_have_grown_large_and_records_its_run(
+    postgres_only, scope_a, monkeypatch
+):
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    monkeypatch.setattr(vectors_module, "SCOPE_INDEX_MIN_ROWS", 5)
+    for n in range(6):
+        remember(scope_a, f"The user mentioned topic {n}")
+    try:
+        assert index_large_scopes_task(trigger=JobTrigger.SCHEDULED) == {"indexes_created": 1}
+        assert index_large_scopes_task() == {"indexes_created": 0}  # idempotent
+        runs = JobRun.objects.filter(job="vector_index").order_by("started_at")
+        assert [(run.trigger, run.outcome) for run in runs] == [
+            (JobTrigger.SCHEDULED, JobOutcome.SUCCEEDED),
+            (JobTrigger.MANUAL, JobOutcome.SUCCEEDED),
+        ]
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP INDEX IF EXISTS {SCOPE_INDEX_PREFIX}{scope_a.pk:d}")

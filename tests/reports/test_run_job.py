@@ -38,7 +38,7 @@ def test_run_job_decay_prints_its_outcome_and_counts(tenant_a):
     )
 
 
-@pytest.mark.parametrize("job", ["expiry", "weekly_audit", "gdpr_sla"])
+@pytest.mark.parametrize("job", ["expiry", "weekly_audit", "gdpr_sla", "vector_index"])
 def test_run_job_runs_every_scheduled_job(job, tenant_a):
     assert _run(job).startswith(f"{job}: succeeded")
     assert JobRun.objects.filter(job=job, outcome=JobOutcome.SUCCEEDED).count() == 1
@@ -55,6 +55,13 @@ def test_run_job_refuses_an_unknown_job():
         ("weekly-audit", "apps.reports.tasks.weekly_audit_task", {0}, {3}, {1}),
         ("daily-decay-archival", "apps.memory.tasks.decay_task", {15}, {2}, set(range(7))),
         ("hourly-expiry", "apps.memory.tasks.expiry_task", {5}, set(range(24)), set(range(7))),
+        (
+            "daily-large-scope-vector-indexes",
+            "apps.memory.tasks.index_large_scopes_task",
+            {45},
+            {2},
+            set(range(7)),
+        ),
         (
             "hourly-gdpr-sla-watch",
             "apps.reports.tasks.gdpr_sla_task",

@@ -139,6 +139,7 @@ def test_admins_see_job_runs_and_run_a_job_now(
         "expiry",
         "weekly_audit",
         "gdpr_sla",
+        "vector_index",
     ]
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post("/reports/jobs/decay/run/")
@@ -170,4 +171,10 @@ def test_the_dashboard_shows_the_latest_report_and_admins_the_last_job_runs(
     client.force_login(admin_user)
     page = client.get("/")
     assert b'id="last-job-runs"' in page.content
-    assert set(page.context["job_runs"]) == {"decay", "expiry", "weekly_audit", "gdpr_sla"}
+    assert set(page.context["job_runs"]) == {
+        "decay",
+        "expiry",
+        "weekly_audit",
+        "gdpr_sla",
+        "vector_index",
+    }
