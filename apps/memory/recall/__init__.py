@@ -56,7 +56,7 @@ from apps.memory.recall.ranking import (
     recency,
 )
 from apps.memory.recall.vectors import VECTOR_LIMIT, VectorMatches, nearest_items
-from apps.memory.selectors import scopes_visible_to, user_has_perm_on
+from apps.memory.selectors import find_granted_scope, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
@@ -103,9 +103,13 @@ def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope 
     kind, separator, external_id = (scope_key or "").partition(":")
     if not separator or not external_id:
         raise ScopeNotFound(scope_key)
-    scopes = scopes_visible_to(actor, Perm.VIEW_MEMORIES).select_related("tenant")
-    tenant_filter = {"tenant": tenant} if isinstance(tenant, Tenant) else {"tenant__slug": tenant}
-    scope = scopes.filter(kind=kind, external_id=external_id, **tenant_filter).first()
+    scope = find_granted_scope(
+        actor=actor,
+        perm=Perm.VIEW_MEMORIES,
+        tenant_slug=tenant.slug if isinstance(tenant, Tenant) else tenant,
+        kind=kind,
+        external_id=external_id,
+    )
     if scope is not None:
         return scope
     owner = tenant if isinstance(tenant, Tenant) else Tenant.objects.filter(slug=tenant).first()
