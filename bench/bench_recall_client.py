@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_recall import (  # noqa: E402  (sets Django up)
+from bench_recall import (
     EMBEDDING_MODEL,
     QUERIES,
     SCOPE_KEY,
@@ -28,13 +28,13 @@ from bench_recall import (  # noqa: E402  (sets Django up)
     agent_user,
     percentile,
 )
-from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from apps.memory import tasks  # noqa: E402
-from apps.memory.generation.embedding import embed  # noqa: E402
-from apps.memory.recall import recall_memories  # noqa: E402
+from apps.memory import tasks
+from apps.memory.generation.embedding import embed
+from apps.memory.recall import recall_memories
 
 
 def recaller(user, tenant_slug: str, *, hybrid: bool):
