@@ -35,9 +35,9 @@ def _column(field: Field) -> str:
 
 
 @cache
-def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
-    """The INSERT of `model` (every concrete column but a database-generated key), built
-    once per process."""
+def _insert_plan(model: type[Model], using: str) -> tuple[str, str, tuple[Field, ...]]:
+    """The INSERT of `model` (every concrete column but a database-generated key) and the
+    placeholders of one row of its VALUES, built once per process."""
     meta = model._meta
     fields = tuple(
         field
@@ -46,44 +46,54 @@ def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]
     )
     ops = connections[using].ops
     columns = ", ".join(ops.quote_name(_column(field)) for field in fields)
-    placeholders = ", ".join(["%s"] * len(fields))
     table = ops.quote_name(meta.db_table)
     # Only the model's own table and column names are interpolated, quoted.
-    sql = f"INSERT INTO {table} ({columns}) VALUES ({placeholders})"  # noqa: S608
-    return sql, fields
+    sql = f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
+    return sql, "(" + ", ".join(["%s"] * len(fields)) + ")", fields
 
 
 def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
     """Insert new model instances; on PostgreSQL all of them in one statement.
 
-    The last row's database-generated key (an AutoField) is read back onto it; the rows
-    sent ahead of it in PostgreSQL's one statement keep None, so put first only rows
-    whose key the caller sets (a UUID) or does not need. Afterwards each instance is
-    marked as saved, so a later `save()` updates it.
+    Consecutive instances of one model go as one multi-row INSERT. Database-generated keys
+    (an AutoField) are read back onto the rows of the last INSERT; on PostgreSQL the rows
+    sent ahead of it in the one statement keep None, so put first only rows whose key the
+    caller sets (a UUID) or does not need. Afterwards each instance is marked as saved, so
+    a later `save()` updates it.
     """
     connection = connections[using]
-    statements = []
+    groups: list[tuple[type[Model], list[Model]]] = []
     for instance in instances:
-        sql, fields = _insert_plan(type(instance), using)
+        if groups and type(instance) is groups[-1][0]:
+            groups[-1][1].append(instance)
+        else:
+            groups.append((type(instance), [instance]))
+    statements = []
+    for model, rows in groups:
+        sql, row_placeholders, fields = _insert_plan(model, using)
         values = [
             field.get_db_prep_save(field.pre_save(instance, add=True), connection=connection)
+            for instance in rows
             for field in fields
         ]
-        statements.append((sql, values))
+        statements.append((sql + ", ".join([row_placeholders] * len(rows)), values, rows))
     if connection.vendor == "postgresql" and len(statements) > 1:
         # Data-modifying CTEs all run to completion, as one statement that fails or
         # succeeds whole; Django declares foreign keys DEFERRABLE INITIALLY DEFERRED, so
         # the rows may refer to each other.
-        head = ", ".join(f"row_{n} AS ({sql})" for n, (sql, _) in enumerate(statements[:-1]))
+        head = ", ".join(f"row_{n} AS ({sql})" for n, (sql, _, _) in enumerate(statements[:-1]))
         sql = f"WITH {head} {statements[-1][0]}"
-        statements = [(sql, [value for _, values in statements for value in values])]
+        values = [value for _, part, _ in statements for value in part]
+        statements = [(sql, values, statements[-1][2])]
     with connection.cursor() as cursor:
-        # Each statement ends with its last row (on PostgreSQL, one statement: the last).
-        for instance, (sql, values) in zip(instances[-len(statements) :], statements, strict=True):
-            pk = instance._meta.pk
+        # Each statement ends with the rows of its last INSERT.
+        for sql, values, rows in statements:
+            pk = rows[0]._meta.pk
             if pk.db_returning:  # PostgreSQL and SQLite ≥ 3.35 return columns from an insert
                 cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(_column(pk))}", values)
-                instance.pk = cursor.fetchone()[0]
+                # In the order of the VALUES, as Django's bulk_create relies on too.
+                for instance, (key,) in zip(rows, cursor.fetchall(), strict=True):
+                    instance.pk = key
             else:
                 cursor.execute(sql, values)
     for instance in instances:

@@ -45,9 +45,11 @@ from memory_console.db import insert_rows
 __all__ = [
     "GENESIS_HASH",
     "AuditError",
+    "append_events",
     "audited_change",
     "create_checkpoint",
     "flush_denials",
+    "new_event",
     "note_denial",
     "record",
     "verify_chain",
@@ -135,6 +137,70 @@ def _lock_chain_head() -> tuple[int, str]:
     return (head[0], head[1]) if head else (0, GENESIS_HASH)
 
 
+def new_event(
+    *,
+    actor: Actor | None,
+    action: Action | str,
+    target: Model | None = None,
+    target_type: str = "",
+    target_id: str = "",
+    tenant: Any = None,
+    scope: Any = None,
+    data: dict | None = None,
+) -> AuditEvent:
+    """An event in this request's context, not yet in the chain: append_events stamps,
+    links and inserts it.
+
+    `actor` is a user (person or service account), or a job name for system work.
+    `data` is small metadata: never memory content, never a plain subject identifier
+    (use apps.audit.hashing.keyed_hash).
+    """
+    action = Action(action)
+    metadata_text = json.dumps(data or {}, default=str)
+    if len(metadata_text) > _MAX_METADATA_BYTES:
+        raise AuditError("Audit metadata is limited to 4 KiB; it must not carry content.")
+    if target is not None:
+        target_type = target_type or target._meta.label_lower
+        target_id = target_id or str(target.pk)
+    kind, actor_id, actor_label = _describe_actor(actor)
+    request_context = current_request_context()
+    return AuditEvent(
+        actor_kind=kind,
+        actor_id=actor_id,
+        actor_label=actor_label[:150],
+        action=action.value,
+        target_type=target_type[:64],
+        target_id=str(target_id)[:64],
+        tenant_id=_as_id(tenant),
+        scope_id=_as_id(scope),
+        ip=normalise_ip(request_context.ip),
+        request_id=request_context.request_id,
+        # What the hash covers is what the column returns: JSON's own types, not Python's.
+        metadata=json.loads(metadata_text),
+    )
+
+
+def append_events(events: Sequence[AuditEvent], *, with_rows: Sequence[Model] = ()) -> None:
+    """Link events into the chain in order and insert them; call it last inside the
+    transaction of the change.
+
+    The chain's head is read once under its lock and the links are computed here, so the
+    events (however many) and `with_rows`, the new rows of the change itself (items, their
+    first versions), go in one statement on PostgreSQL: two round trips in all.
+    """
+    if not events:
+        raise ValueError("append_events needs at least one event.")
+    # No savepoint: the events live or die with the caller's transaction anyway.
+    with transaction.atomic(savepoint=False):
+        sequence, prev_hash = _lock_chain_head()
+        now = timezone.now()  # stamped under the lock: time follows the sequence
+        for event in events:
+            sequence += 1
+            event.sequence, event.occurred_at, event.prev_hash = sequence, now, prev_hash
+            event.hash = prev_hash = chain_hash(prev_hash, event)
+        insert_rows(*with_rows, *events)
+
+
 def record(
     *,
     actor: Actor | None,
@@ -149,42 +215,21 @@ def record(
 ) -> AuditEvent:
     """Append one event to the chain; call it last inside the transaction of the change.
 
-    `actor` is a user (person or service account), or a job name for system work.
-    `data` is small metadata: never memory content, never a plain subject identifier
-    (use apps.audit.hashing.keyed_hash). `with_rows`: new rows of the change itself,
-    inserted in the event's statement (one round trip for a new item, its first version
-    and its event).
+    `actor`, `data`: as `new_event`. `with_rows`: new rows of the change itself, inserted
+    in the event's statement (one round trip for a new item, its first version and its
+    event).
     """
-    action = Action(action)
-    metadata_text = json.dumps(data or {}, default=str)
-    if len(metadata_text) > _MAX_METADATA_BYTES:
-        raise AuditError("Audit metadata is limited to 4 KiB; it must not carry content.")
-    if target is not None:
-        target_type = target_type or target._meta.label_lower
-        target_id = target_id or str(target.pk)
-    kind, actor_id, actor_label = _describe_actor(actor)
-    request_context = current_request_context()
-    # No savepoint: the event lives or dies with the caller's transaction anyway.
-    with transaction.atomic(savepoint=False):
-        head_sequence, head_hash = _lock_chain_head()
-        event = AuditEvent(
-            sequence=head_sequence + 1,
-            occurred_at=timezone.now(),
-            actor_kind=kind,
-            actor_id=actor_id,
-            actor_label=actor_label[:150],
-            action=action.value,
-            target_type=target_type[:64],
-            target_id=str(target_id)[:64],
-            tenant_id=_as_id(tenant),
-            scope_id=_as_id(scope),
-            ip=normalise_ip(request_context.ip),
-            request_id=request_context.request_id,
-            metadata=json.loads(metadata_text),
-            prev_hash=head_hash,
-        )
-        event.hash = chain_hash(event.prev_hash, event)
-        insert_rows(*with_rows, event)
+    event = new_event(
+        actor=actor,
+        action=action,
+        target=target,
+        target_type=target_type,
+        target_id=target_id,
+        tenant=tenant,
+        scope=scope,
+        data=data,
+    )
+    append_events([event], with_rows=with_rows)
     return event
 
 

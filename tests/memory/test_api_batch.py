@@ -210,15 +210,15 @@ def test_an_unexpected_error_fails_the_whole_batch(tenant_a, operator_a, monkeyp
 
     scope = ScopeFactory(tenant=tenant_a)
     calls = []
-    real_run = gate._run
+    real_judge = gate._judge
 
     def failing_second(draft, **kwargs):
         calls.append(draft)
         if len(calls) == 2:
             raise RuntimeError("database went away")
-        return real_run(draft, **kwargs)
+        return real_judge(draft, **kwargs)
 
-    monkeypatch.setattr(gate, "_run", failing_second)
+    monkeypatch.setattr(gate, "_judge", failing_second)
     with pytest.raises(RuntimeError):
         remember_many([new_memory(scope, "One."), new_memory(scope, "Two.")], actor=operator_a)
     assert not MemoryItem.objects.exists()
