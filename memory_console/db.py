@@ -52,10 +52,26 @@ def _insert_plan(model: type[Model], using: str) -> tuple[str, str, tuple[Field,
     return sql, "(" + ", ".join(["%s"] * len(fields)) + ")", fields
 
 
+@cache
+def _insert_many_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
+    """The INSERT of many rows of `model` on PostgreSQL, one typed array per column, built
+    once per process. Its text does not grow with the rows: psycopg rewrites the `%s` of
+    a query on every execute, and for a VALUES list of a hundred rows that took longer
+    than everything else the insert costs."""
+    sql, _, fields = _insert_plan(model, using)
+    connection = connections[using]
+    arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
+    # As Django's own bulk_create does on PostgreSQL; only the model's names and column
+    # types are interpolated.
+    insert = sql.removesuffix(" VALUES ")
+    return f"{insert} SELECT * FROM unnest({arrays})", fields  # noqa: S608
+
+
 def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
     """Insert new model instances; on PostgreSQL all of them in one statement.
 
-    Consecutive instances of one model go as one multi-row INSERT. Database-generated keys
+    Consecutive instances of one model go as one multi-row INSERT (on PostgreSQL, of one
+    array per column). Database-generated keys
     (an AutoField) are read back onto the rows of the last INSERT; on PostgreSQL the rows
     sent ahead of it in the one statement keep None, so put first only rows whose key the
     caller sets (a UUID) or does not need. Afterwards each instance is marked as saved, so
@@ -68,8 +84,21 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
             groups[-1][1].append(instance)
         else:
             groups.append((type(instance), [instance]))
-    statements = []
+    statements: list[tuple[str, list[Any], list[Model]]] = []
     for model, rows in groups:
+        if len(rows) > 1 and connection.vendor == "postgresql":
+            sql, fields = _insert_many_plan(model, using)
+            columns = [
+                [
+                    field.get_db_prep_save(
+                        field.pre_save(instance, add=True), connection=connection
+                    )
+                    for instance in rows
+                ]
+                for field in fields
+            ]
+            statements.append((sql, columns, rows))
+            continue
         sql, row_placeholders, fields = _insert_plan(model, using)
         values = [
             field.get_db_prep_save(field.pre_save(instance, add=True), connection=connection)
