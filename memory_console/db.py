@@ -67,16 +67,11 @@ def _insert_many_plan(model: type[Model], using: str) -> tuple[str, tuple[Field,
     return f"{insert} SELECT * FROM unnest({arrays})", fields  # noqa: S608
 
 
-def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
-    """Insert new model instances; on PostgreSQL all of them in one statement.
-
-    Consecutive instances of one model go as one multi-row INSERT (on PostgreSQL, of one
-    array per column). Database-generated keys
-    (an AutoField) are read back onto the rows of the last INSERT; on PostgreSQL the rows
-    sent ahead of it in the one statement keep None, so put first only rows whose key the
-    caller sets (a UUID) or does not need. Afterwards each instance is marked as saved, so
-    a later `save()` updates it.
-    """
+def _insert_statements(
+    instances: Sequence[Model], using: str
+) -> list[tuple[str, list[Any], list[Model]]]:
+    """(sql, values, rows) of each INSERT of these instances: consecutive instances of one
+    model share one (on PostgreSQL, of one array per column)."""
     connection = connections[using]
     groups: list[tuple[type[Model], list[Model]]] = []
     for instance in instances:
@@ -106,14 +101,40 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
             for field in fields
         ]
         statements.append((sql + ", ".join([row_placeholders] * len(rows)), values, rows))
+    return statements
+
+
+def _ahead_of(statements: list[tuple[str, list[Any], list[Model]]], last: str) -> str:
+    """`last` preceded by the INSERTs as data-modifying CTEs (PostgreSQL): one statement.
+
+    They all run to completion, as one statement that fails or succeeds whole; Django
+    declares foreign keys DEFERRABLE INITIALLY DEFERRED, so the rows may refer to each other.
+    """
+    head = ", ".join(f"row_{n} AS ({sql})" for n, (sql, _, _) in enumerate(statements))
+    return f"WITH {head} {last}"
+
+
+def _saved(instances: Sequence[Model], using: str) -> None:
+    """Mark inserted instances as saved, so a later `save()` updates them."""
+    for instance in instances:
+        instance._state.adding = False
+        instance._state.db = using
+
+
+def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
+    """Insert new model instances; on PostgreSQL all of them in one statement.
+
+    Consecutive instances of one model go as one multi-row INSERT. Database-generated
+    keys (an AutoField) are read back onto the rows of the last INSERT; on PostgreSQL the
+    rows sent ahead of it in the one statement keep None, so put first only rows whose key
+    the caller sets (a UUID) or does not need.
+    """
+    connection = connections[using]
+    statements = _insert_statements(instances, using)
     if connection.vendor == "postgresql" and len(statements) > 1:
-        # Data-modifying CTEs all run to completion, as one statement that fails or
-        # succeeds whole; Django declares foreign keys DEFERRABLE INITIALLY DEFERRED, so
-        # the rows may refer to each other.
-        head = ", ".join(f"row_{n} AS ({sql})" for n, (sql, _, _) in enumerate(statements[:-1]))
-        sql = f"WITH {head} {statements[-1][0]}"
+        *ahead, (last, _, last_rows) = statements
         values = [value for _, part, _ in statements for value in part]
-        statements = [(sql, values, statements[-1][2])]
+        statements = [(_ahead_of(ahead, last), values, last_rows)]
     with connection.cursor() as cursor:
         # Each statement ends with the rows of its last INSERT.
         for sql, values, rows in statements:
@@ -125,9 +146,27 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
                     instance.pk = key
             else:
                 cursor.execute(sql, values)
-    for instance in instances:
-        instance._state.adding = False
-        instance._state.db = using
+    _saved(instances, using)
+
+
+def insert_rows_then(
+    query: str, params: Sequence[Any], *instances: Model, using: str = DEFAULT_DB_ALIAS
+) -> list[tuple]:
+    """Insert new model instances, then run `query` (a SELECT) and return its rows; on
+    PostgreSQL all in one statement (one round trip). No generated key is read back."""
+    connection = connections[using]
+    statements = _insert_statements(instances, using)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and statements:
+            values = [value for _, part, _ in statements for value in part]
+            cursor.execute(_ahead_of(statements, query), [*values, *params])
+        else:
+            for sql, values, _ in statements:
+                cursor.execute(sql, values)
+            cursor.execute(query, params)
+        rows = cursor.fetchall()
+    _saved(instances, using)
+    return rows
 
 
 @contextmanager

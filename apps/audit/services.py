@@ -1,7 +1,6 @@
 """Writing the audit log: one `record` call per state change, inside its transaction;
 verifying the chain and signing checkpoints of its head."""
 
-import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -11,16 +10,20 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
+from apps.audit.appending import (
+    CHAIN_LOCK_KEY,
+    AuditError,
+    append_events,
+    new_event,
+)
 from apps.audit.context import (
     RequestContext,
-    current_request_context,
     reset_request_context,
     set_request_context,
 )
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import (
     Action,
-    ActorKind,
     AuditCheckpoint,
     AuditEvent,
     AuditVerification,
@@ -33,14 +36,11 @@ from apps.audit.verification import (
     CheckpointError,
     SignedHead,
     WalkResult,
-    canonical,
-    link_hash,
     normalise_ip,
     stored_hash_at,
     walk_chain,
 )
 from apps.core.types import Actor
-from memory_console.db import insert_rows
 
 __all__ = [
     "GENESIS_HASH",
@@ -54,52 +54,6 @@ __all__ = [
     "record",
     "verify_chain",
 ]
-# Arbitrary constant naming the advisory lock that serialises appends to the chain head.
-_CHAIN_LOCK_KEY = 0x4D43_4155  # "MCAU"
-_MAX_METADATA_BYTES = 4096
-
-
-class AuditError(ValueError):
-    """An audit call that would write something the log must not hold."""
-
-
-def canonical_event(event: AuditEvent) -> bytes:
-    """Serialise the hashed fields of an event deterministically."""
-    return canonical(
-        {
-            "sequence": event.sequence,
-            "occurred_at": event.occurred_at.isoformat(timespec="microseconds"),
-            "actor_kind": event.actor_kind,
-            "actor_id": event.actor_id,
-            "actor_label": event.actor_label,
-            "action": event.action,
-            "target_type": event.target_type,
-            "target_id": event.target_id,
-            "tenant_id": event.tenant_id,
-            "scope_id": event.scope_id,
-            "ip": event.ip,
-            "request_id": event.request_id,
-            "metadata": event.metadata,
-        }
-    )
-
-
-def chain_hash(prev_hash: str, event: AuditEvent) -> str:
-    """hash = sha256(prev_hash ‖ canonical(event))."""
-    return link_hash(prev_hash, canonical_event(event))
-
-
-def _describe_actor(actor: Actor | None) -> tuple[str, int | None, str]:
-    if actor is None or isinstance(actor, str):
-        return ActorKind.SYSTEM, None, actor or "system"
-    kind = ActorKind.SERVICE_ACCOUNT if hasattr(actor, "service_account") else ActorKind.USER
-    return kind, actor.pk, actor.get_username()
-
-
-def _as_id(value: Any) -> int | None:
-    """A model instance or id as the integer the column stores (and the hash must see)."""
-    value = getattr(value, "pk", value)
-    return None if value is None else int(value)
 
 
 @contextmanager
@@ -117,88 +71,8 @@ def audited_change() -> Iterator[None]:
     with transaction.atomic():
         if connection.vendor == "postgresql":  # SQLite serialises writers itself
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
         yield
-
-
-def _lock_chain_head() -> tuple[int, str]:
-    """Serialise appenders, then read the head they will extend: (sequence, hash).
-
-    On PostgreSQL one call to audit_lock_chain_head (migration 0004) takes the
-    transaction-scoped advisory lock and reads the head with a fresh snapshot; SQLite
-    serialises writers itself.
-    """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT * FROM audit_lock_chain_head(%s)", [_CHAIN_LOCK_KEY])
-            head = cursor.fetchone()
-    else:
-        head = AuditEvent.objects.order_by("-sequence").values_list("sequence", "hash").first()
-    return (head[0], head[1]) if head else (0, GENESIS_HASH)
-
-
-def new_event(
-    *,
-    actor: Actor | None,
-    action: Action | str,
-    target: Model | None = None,
-    target_type: str = "",
-    target_id: str = "",
-    tenant: Any = None,
-    scope: Any = None,
-    data: dict | None = None,
-) -> AuditEvent:
-    """An event in this request's context, not yet in the chain: append_events stamps,
-    links and inserts it.
-
-    `actor` is a user (person or service account), or a job name for system work.
-    `data` is small metadata: never memory content, never a plain subject identifier
-    (use apps.audit.hashing.keyed_hash).
-    """
-    action = Action(action)
-    metadata_text = json.dumps(data or {}, default=str)
-    if len(metadata_text) > _MAX_METADATA_BYTES:
-        raise AuditError("Audit metadata is limited to 4 KiB; it must not carry content.")
-    if target is not None:
-        target_type = target_type or target._meta.label_lower
-        target_id = target_id or str(target.pk)
-    kind, actor_id, actor_label = _describe_actor(actor)
-    request_context = current_request_context()
-    return AuditEvent(
-        actor_kind=kind,
-        actor_id=actor_id,
-        actor_label=actor_label[:150],
-        action=action.value,
-        target_type=target_type[:64],
-        target_id=str(target_id)[:64],
-        tenant_id=_as_id(tenant),
-        scope_id=_as_id(scope),
-        ip=normalise_ip(request_context.ip),
-        request_id=request_context.request_id,
-        # What the hash covers is what the column returns: JSON's own types, not Python's.
-        metadata=json.loads(metadata_text),
-    )
-
-
-def append_events(events: Sequence[AuditEvent], *, with_rows: Sequence[Model] = ()) -> None:
-    """Link events into the chain in order and insert them; call it last inside the
-    transaction of the change.
-
-    The chain's head is read once under its lock and the links are computed here, so the
-    events (however many) and `with_rows`, the new rows of the change itself (items, their
-    first versions), go in one statement on PostgreSQL: two round trips in all.
-    """
-    if not events:
-        raise ValueError("append_events needs at least one event.")
-    # No savepoint: the events live or die with the caller's transaction anyway.
-    with transaction.atomic(savepoint=False):
-        sequence, prev_hash = _lock_chain_head()
-        now = timezone.now()  # stamped under the lock: time follows the sequence
-        for event in events:
-            sequence += 1
-            event.sequence, event.occurred_at, event.prev_hash = sequence, now, prev_hash
-            event.hash = prev_hash = chain_hash(prev_hash, event)
-        insert_rows(*with_rows, *events)
 
 
 def record(
