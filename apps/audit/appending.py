@@ -146,34 +146,8 @@ def append_events(events: Sequence[AuditEvent], *, with_rows: Sequence[Model] = 
         insert_rows(*with_rows, *events)
 
 
-_APPEND_EVENTS_SQL = (
-    "SELECT * FROM audit_append_events(%s, %s::bytea[], %s::bytea[], %s::bytea[], "
-    "%s::varchar[], %s::bigint[], %s::varchar[], %s::varchar[], %s::varchar[], "
-    "%s::varchar[], %s::bigint[], %s::bigint[], %s::inet[], %s::varchar[], %s::jsonb[])"
-)
-
-
-def _append_in_database(events: Sequence[AuditEvent], with_rows: Sequence[Model]) -> None:
-    """append_events on PostgreSQL: the lock, the head, the links and the inserts in one
-    call of audit_append_events (migration 0007), in the statement of `with_rows`."""
-    pieces = [canonical_pieces(_hashed_fields(event)) for event in events]
-    fields = [AuditEvent._meta.get_field(name) for name in _APPENDED_COLUMNS]
-    columns = [
-        [field.get_db_prep_save(getattr(event, name), connection) for event in events]
-        for name, field in zip(_APPENDED_COLUMNS, fields, strict=True)
-    ]
-    rows = insert_rows_then(
-        _APPEND_EVENTS_SQL,
-        [CHAIN_LOCK_KEY, *(list(piece) for piece in zip(*pieces, strict=True)), *columns],
-        *with_rows,
-    )
-    for event, (pk, sequence, occurred_at, prev_hash, hash_) in zip(events, rows, strict=True):
-        event.pk, event.sequence, event.occurred_at = pk, sequence, occurred_at
-        event.prev_hash, event.hash = prev_hash, hash_
-        event._state.adding, event._state.db = False, "default"
-
-
-# The columns audit_append_events takes, in its order, after the canonical pieces.
+_APPEND_EVENTS_SQL = "SELECT * FROM audit_append_events(%s, %s::jsonb)"
+# The event's columns audit_append_events takes from each object of its JSON array.
 _APPENDED_COLUMNS = (
     "actor_kind",
     "actor_id",
@@ -187,3 +161,29 @@ _APPENDED_COLUMNS = (
     "request_id",
     "metadata",
 )
+
+
+def _append_in_database(events: Sequence[AuditEvent], with_rows: Sequence[Model]) -> None:
+    """append_events on PostgreSQL: the lock, the head, the links and the inserts in one
+    call of audit_append_events (migration 0007), in the statement of `with_rows`.
+
+    The events go as one JSON array: two parameters however many events, so the statement
+    of one item, its version and its event stays under the 50 parameters whose rewriting
+    psycopg caches.
+    """
+    payload = []
+    for event in events:
+        before_time, before_sequence, after_sequence = canonical_pieces(_hashed_fields(event))
+        payload.append(
+            {
+                "before_time": before_time,
+                "before_sequence": before_sequence,
+                "after_sequence": after_sequence,
+                **{name: getattr(event, name) for name in _APPENDED_COLUMNS},
+            }
+        )
+    rows = insert_rows_then(_APPEND_EVENTS_SQL, [CHAIN_LOCK_KEY, json.dumps(payload)], *with_rows)
+    for event, (pk, sequence, occurred_at, prev_hash, hash_) in zip(events, rows, strict=True):
+        event.pk, event.sequence, event.occurred_at = pk, sequence, occurred_at
+        event.prev_hash, event.hash = prev_hash, hash_
+        event._state.adding, event._state.db = False, "default"

@@ -58,20 +58,16 @@ def canonical(fields: dict[str, Any]) -> bytes:
     return _encode(fields).encode()
 
 
-def canonical_pieces(fields: dict[str, Any]) -> tuple[bytes, bytes, bytes]:
-    """canonical(fields) in the three pieces around its time and sequence, for the
-    database to fill in (audit_append_events): canonical(fields) == before_time +
-    isoformat(occurred_at) + before_sequence + str(sequence) + after_sequence."""
+def canonical_pieces(fields: dict[str, Any]) -> tuple[str, str, str]:
+    """canonical(fields) as text in the three pieces around its time and sequence, for the
+    database to fill in (audit_append_events): canonical(fields) is the UTF-8 of
+    before_time + isoformat(occurred_at) + before_sequence + str(sequence) + after_sequence."""
     # Keys are encoded in sorted order, each pair on its own, so sorted slices of the
     # fields encode to slices of the whole text.
     before = _encode({k: v for k, v in fields.items() if k < "occurred_at"})
     between = _encode({k: v for k, v in fields.items() if "occurred_at" < k < "sequence"})
     after = _encode({k: v for k, v in fields.items() if k > "sequence"})
-    return (
-        f'{before[:-1]},"occurred_at":"'.encode(),
-        f'",{between[1:-1]},"sequence":'.encode(),
-        f",{after[1:]}".encode(),
-    )
+    return f'{before[:-1]},"occurred_at":"', f'",{between[1:-1]},"sequence":', f",{after[1:]}"
 
 
 def link_hash(prev_hash: str, canonical_bytes: bytes) -> str:

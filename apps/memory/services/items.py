@@ -196,7 +196,7 @@ def update_item(
                 model=item.embedding_model,
                 embedding=item.embedding,
             )
-        snapshot_version(item=item, change=action, actor=actor, reference=reference)
+        # The new version row goes in the audit event's statement (one round trip).
         record(
             actor=actor,
             action=action,
@@ -204,6 +204,7 @@ def update_item(
             tenant=item.tenant_id,
             scope=item.scope_id,
             data={"fields": sorted(changes), "version": item.version, **(audit_data or {})},
+            with_rows=(version_of(item=item, change=action, actor=actor, reference=reference),),
         )
     return item
 
