@@ -11,9 +11,10 @@ on one core).
 Sets (docs/bench/detectors.md):
 - `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
 - `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on, plus the
-  retired held-out sets v1 (bench/data/detectors_heldout/) and v2
-  (bench/data/detectors_heldout_v2/), each measured blind once and tuned and trained on
-  since; every dev figure is also printed per source;
+  retired held-out sets v1 (bench/data/detectors_heldout/), v2
+  (bench/data/detectors_heldout_v2/) and v3 (bench/data/detectors_heldout_v3/), each
+  measured blind once and tuned and trained on since; every dev figure is also printed per
+  source;
 - `test` — `--test PATH`: a blind set outside the repository (a JSON-lines file, or a
   directory of them), written without sight of the rules. Never tuned or trained on: only
   aggregate figures are printed for it, and `--verbose` never lists its texts.
@@ -65,8 +66,8 @@ from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
     DEV_PATHS,
-    HELDOUT_V1_PATH,
-    HELDOUT_V2_PATH,
+    HELDOUT_V4_PATH,
+    RETIRED_PATHS,
     load_corpus,
 )
 
@@ -198,7 +199,7 @@ def learned_model_without(path: Path):
 
 def cross_validate() -> None:
     """Each retired held-out set measured with a learned layer trained without it."""
-    for path, name in ((HELDOUT_V2_PATH, "v2"), (HELDOUT_V1_PATH, "v1")):
+    for name, path in sorted(RETIRED_PATHS.items(), reverse=True):
         with learned_model_without(path):
             tally, _, _ = detectors_alone(load_corpus(path))
         report(
@@ -239,7 +240,8 @@ def blind_rows(path: Path) -> list[dict]:
 
 
 def print_per_source(rows: list[dict], flags: list[bool]) -> None:
-    """Dev recall / FPR per source file (the ids' prefix says which: dev, ho = v1, h2 = v2)."""
+    """Dev recall / FPR per source file (the ids' prefix says which: dev, ho = v1, h2 = v2,
+    v3)."""
     by_source: dict[str, Tally] = defaultdict(Tally)
     for row, flagged in zip(rows, flags, strict=True):
         by_source[str(row.get("id", "?")).split("-")[0]].add(row, flagged)
@@ -434,7 +436,7 @@ def main() -> None:
     parser.add_argument(
         "--test",
         type=Path,
-        default=None,
+        default=HELDOUT_V4_PATH,
         help="blind test set: a JSON-lines file or a directory of them (aggregates only)",
     )
     parser.add_argument(
@@ -487,7 +489,8 @@ def main() -> None:
             if dev:
                 tally, wrong, flags = detectors_alone(dev)
                 report(
-                    f"dev (dev.jsonl + retired held-out v1 + v2; tuned and trained on) — {label}",
+                    f"dev (dev.jsonl + retired held-out v1, v2, v3; tuned and trained on) "
+                    f"— {label}",
                     tally,
                     prefix=f"dev{suffix}",
                 )

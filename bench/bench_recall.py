@@ -40,7 +40,7 @@ import django
 django.setup()
 
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from apps.access.roles import Role  # noqa: E402
@@ -51,7 +51,11 @@ from apps.memory.generation.embedding import embed  # noqa: E402
 from apps.memory.models import MemoryItem  # noqa: E402
 from apps.memory.recall import recall_memories  # noqa: E402
 from apps.memory.services import record_recall_accesses, remember  # noqa: E402
-from apps.memory.vectors import to_float32_bytes, vector_search_available  # noqa: E402
+from apps.memory.vectors import (  # noqa: E402
+    index_large_scopes,
+    to_float32_bytes,
+    vector_search_available,
+)
 from apps.tenancy.models import Tenant  # noqa: E402
 
 SCOPES = {
@@ -131,6 +135,11 @@ def ensure_data(total: int) -> None:
         )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_memoryitem")
+    started = time.perf_counter()
+    created = index_large_scopes()
+    if created:
+        seconds = time.perf_counter() - started
+        print(f"HNSW indexes of large scopes: {', '.join(created)} in {seconds:.1f} s")
 
 
 def plant_unworded_memory(user) -> str:
@@ -223,29 +232,33 @@ def planted_rank(user, planted_id: str) -> int | None:
     return ids.index(planted_id) + 1 if planted_id in ids else None
 
 
-def hybrid_plan(user) -> str:
-    """EXPLAIN of the vector statement on the 50k scope (does it walk the HNSW index?)."""
+def hybrid_plan(user, tenant_slug: str) -> str:
+    """EXPLAIN of the vector statement on a scope, as recall runs it (walk or exact)."""
     from apps.memory.recall import resolve_scope
-    from apps.memory.recall.vectors import HNSW_EF_SEARCH, index_query
+    from apps.memory.recall.vectors import VECTOR_LIMIT, index_query, prepare_search
 
-    scope = resolve_scope(actor=user, tenant=f"{SCOPES['scope_50k'][0]}-000", scope_key=SCOPE_KEY)
-    sql, params = index_query(
-        scope=scope,
-        now=timezone.now(),
-        vector=embed(PLANTED_QUESTION),
-        model=EMBEDDING_MODEL,
-        memory_types=[],
-        categories=[],
-        limit=100,
-    )
-    with connection.cursor() as cursor:
-        cursor.execute("BEGIN")
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute(f"SET LOCAL hnsw.ef_search = {HNSW_EF_SEARCH:d}")
+    scope = resolve_scope(actor=user, tenant=tenant_slug, scope_key=SCOPE_KEY)
+    vector = embed(PLANTED_QUESTION)
+    with transaction.atomic(), connection.cursor() as cursor:
+        walk = prepare_search(
+            cursor, scope=scope, model=EMBEDDING_MODEL, dims=len(vector), limit=VECTOR_LIMIT
+        )
+        sql, params = index_query(
+            scope=scope,
+            now=timezone.now(),
+            vector=vector,
+            model=EMBEDDING_MODEL,
+            memory_types=[],
+            categories=[],
+            limit=VECTOR_LIMIT,
+            walk=walk,
+        )
         cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) {sql}", params)
-        plan = "\n".join(row[0] for row in cursor.fetchall())
-        cursor.execute("ROLLBACK")
-    return plan
+        plan = [row[0] for row in cursor.fetchall()]
+        transaction.set_rollback(True)
+    # The query vector is printed in full in the plan: shorten it.
+    lines = [line if len(line) < 160 else line[:157] + "..." for line in plan]
+    return f"walks the HNSW index: {walk}\n" + "\n".join(lines)
 
 
 def measure_access_recording(tenant_slug: str, repeats: int = 50) -> float:
@@ -326,7 +339,9 @@ def main() -> None:
     if vector_search_available():
         rank_of_planted = planted_rank(user, planted_id)
         print(f"\nplanted memory sharing no word with {PLANTED_QUESTION!r}: rank {rank_of_planted}")
-        print("vector statement on the 50k scope:\n" + hybrid_plan(user))
+        for name, (prefix, _, _) in SCOPES.items():
+            plan = hybrid_plan(user, f"{prefix}-000")
+            print(f"vector statement on the {name.removeprefix('scope_')} scope, {plan}")
     access_ms = measure_access_recording(f"{SCOPES['scope_50k'][0]}-000")
     print(f"\nrecording one recall's 10 hits (1 UPDATE + audit event): {access_ms:.2f} ms median")
     print(f"load average at end: {os.getloadavg()[0]:.2f}")

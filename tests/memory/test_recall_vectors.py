@@ -4,14 +4,25 @@ pre-selection (pgvector's HNSW index, or the exact fallback), fused with the lex
 from array import array
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from apps.memory.generation.embedding import embed
 from apps.memory.models import MemoryItem, MemoryStatus
-from apps.memory.recall import CANDIDATE_LIMIT, SCAN_LIMIT, fuse, recall_memories
+from apps.memory.recall import (
+    CANDIDATE_LIMIT,
+    SCAN_LIMIT,
+    cosine_similarity,
+    fuse,
+    recall_memories,
+)
 from apps.memory.recall import vectors as recall_vectors
-from apps.memory.recall.vectors import index_query
-from apps.memory.vectors import TABLE, vector_search_available
+from apps.memory.recall.vectors import index_query, prepare_search
+from apps.memory.vectors import (
+    SCOPE_INDEX_PREFIX,
+    TABLE,
+    index_large_scopes,
+    vector_search_available,
+)
 from tests.factories import MemoryItemFactory, ScopeFactory
 
 pytestmark = pytest.mark.django_db
@@ -153,25 +164,116 @@ def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_i
         assert cursor.fetchone() == (0,)
 
 
-def test_the_384_dimension_query_can_use_the_hnsw_index(postgres_only, scope_a):
-    if not vector_search_available():
-        pytest.skip("the pgvector extension is not installed on this database server")
+def _plan_of_vector_statement(scope, *, limit):
+    """Whether production's rule walks the index for `scope`, and the EXPLAIN ANALYZE of
+    the statement it would run, under the settings it would run it with."""
     from django.utils import timezone
 
-    sql, params = index_query(
-        scope=scope_a,
-        now=timezone.now(),
-        vector=embed(QUESTION),
-        model=MODEL,
-        memory_types=[],
-        categories=[],
-        limit=100,
-    )
-    with connection.cursor() as cursor:
-        # Tiny test tables favour scanning the scope and sorting: forbid the sort, so only
-        # an index that yields rows in distance order (the HNSW index) can answer.
-        cursor.execute("SET LOCAL enable_sort = off")
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute(f"EXPLAIN {sql}", params)
+    with transaction.atomic(), connection.cursor() as cursor:
+        walk = prepare_search(cursor, scope=scope, model=MODEL, dims=384, limit=limit)
+        sql, params = index_query(
+            scope=scope,
+            now=timezone.now(),
+            vector=embed(QUESTION),
+            model=MODEL,
+            memory_types=[],
+            categories=[],
+            limit=limit,
+            walk=walk,
+        )
+        cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "memory_itemembedding_hnsw" in plan, plan
+        transaction.set_rollback(True)
+    return walk, plan
+
+
+def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
+    postgres_only, operator_a, scope_a, tenant_a, monkeypatch
+):
+    """The planner prefers an exact sort of a scope that is a few percent of the table (it
+    did, at 400 ms on CPU): the statement for a large scope must walk the index all the
+    same, and a scope too small for the walk to find its neighbours is ranked exactly."""
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    monkeypatch.setattr(recall_vectors, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
+    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
+    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
+    for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
+        for n in range(count):
+            remember(scope, f"The user mentioned topic {n} in {scope.external_id}")
+    address = remember(scope_a, ANSWER, vector=embed(QUESTION))
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {TABLE}")  # the rule reads the table's size from the catalog
+    # 151 of 311 vectors: past WALK_MIN_SHARE (walk); 10: ranked exactly.
+    walk, plan = _plan_of_vector_statement(scope_a, limit=10)
+    assert walk
+    assert "memory_itemembedding_hnsw" in plan and "Sort" not in plan, plan
+    walk, plan = _plan_of_vector_statement(small_scope, limit=10)
+    assert not walk
+    assert "memory_itemembedding_hnsw" not in plan, plan
+    # (Whether the walk finds the address is not asked here: the test database's graph
+    # keeps every rolled-back test's vectors, dead, until a VACUUM that never comes.)
+    settings_sql = "SELECT current_setting('enable_sort'), current_setting('jit')"
+    with connection.cursor() as cursor:
+        cursor.execute(settings_sql)
+        before = cursor.fetchone()
+    recall_vectors.nearest_items(
+        scope=scope_a,
+        now=address.created_at,
+        query_embedding=embed(QUESTION),
+        embedding_model=MODEL,
+        limit=10,
+    )
+    # Later statements of the surrounding transaction are planned as before.
+    with connection.cursor() as cursor:
+        cursor.execute(settings_sql)
+        assert cursor.fetchone() == before
+
+
+def test_the_lexical_candidates_get_their_cosine_from_the_vector_search(
+    operator_a, scope_a, vector_path
+):
+    nearest = remember(scope_a, ANSWER, vector=embed(QUESTION))
+    lexical = remember(scope_a, "Alice bought a red bicycle")
+    unembedded = MemoryItemFactory(scope=scope_a, text="Alice again", embedding=None)
+    matches = recall_vectors.nearest_items(
+        scope=scope_a,
+        now=nearest.created_at,
+        query_embedding=embed(QUESTION),
+        embedding_model=MODEL,
+        limit=1,
+        also=[lexical.pk, unembedded.pk],
+    )
+    assert [item.pk for item, _ in matches.nearest] == [nearest.pk]
+    expected = cosine_similarity(embed(QUESTION), embed("Alice bought a red bicycle"))
+    assert matches.cosines[lexical.pk] == pytest.approx(expected, abs=1e-5)
+    assert matches.cosines[nearest.pk] == pytest.approx(1.0, abs=1e-5)
+    assert unembedded.pk not in matches.cosines
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
+    postgres_only, operator_a, scope_a, tenant_a
+):
+    """A scope that is a small share of a big table is walked on its own HNSW graph: the
+    table-wide one would visit ~20 other scopes' entries for each of its own."""
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
+    for n in range(12):
+        remember(scope_a, f"The user mentioned topic {n}")
+    remember(small_scope, "The user mentioned a small topic")
+    address = remember(scope_a, ANSWER, vector=embed(QUESTION))
+    created = index_large_scopes(min_rows=10)
+    try:
+        assert created == [f"{SCOPE_INDEX_PREFIX}{scope_a.pk}"]
+        assert index_large_scopes(min_rows=10) == []  # once
+        walk, plan = _plan_of_vector_statement(scope_a, limit=10)
+        assert walk
+        assert created[0] in plan and "Sort" not in plan, plan
+        hits = recall(operator_a, scope_a, QUESTION, top_k=3)
+        assert hits[0].item.pk == address.pk and hits[0].similarity_source == "embedding"
+    finally:
+        with connection.cursor() as cursor:
+            for name in created:
+                cursor.execute(f"DROP INDEX IF EXISTS {name}")

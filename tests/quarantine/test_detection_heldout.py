@@ -1,13 +1,13 @@
 """Detection quality on the issue 17 sets: the dev data (tuned and trained on) and a blind
 test set.
 
-A blind test set is written by an author without sight of the rules. The current one, v3
-(bench/data/detectors_heldout_v3/), was measured once on 2026-12-01; these tests keep a
-floor just under that measurement (docs/benchmarks.md). MEMORY_CONSOLE_DETECTOR_TEST_SET
-points them at another set (a JSON-lines file or a directory of them). Failures report aggregate
-figures only: the blind texts must stay unseen. The earlier held-out sets v1 and v2
-(bench/data/detectors_heldout*/) were each measured blind once and retired into
-development data; they have dev floors.
+A blind test set is written by an author without sight of the rules and lives outside the
+repository until it is measured; then it is committed (v4: bench/data/detectors_heldout_v4)
+and its floor is set from that measurement (docs/benchmarks.md).
+MEMORY_CONSOLE_DETECTOR_TEST_SET names another set (a JSON-lines file or a directory of
+them) to check instead. Failures report aggregate figures only: the blind texts must stay
+unseen. The earlier held-out sets v1, v2 and v3 (bench/data/detectors_heldout*/) were each
+measured blind once and retired into development data; they have dev regression floors.
 """
 
 import os
@@ -17,23 +17,21 @@ import pytest
 
 from apps.quarantine.detectors.quality import (
     DEV_PATH,
-    HELDOUT_V1_PATH,
-    HELDOUT_V2_PATH,
-    HELDOUT_V3_PATH,
+    HELDOUT_V4_PATH,
+    RETIRED_PATHS,
     TEST_SET_ENV,
     load_corpus,
     measure,
 )
 
-# v3's floor, just under its one measurement (detectors alone, 2026-12-01: all 0.916 /
-# 0.158, en 0.924 / 0.215, zh 0.928 / 0.109): rounded down for recall, up for the
-# false-positive rate. Far from issue 17's target (0.95 / 0.02); never raise these above a
+# Blind set v4's floor, just under its measurement on 2026-12-01 after the v3 retirement
+# (all 0.729 / 0.043, en 0.756 / 0.061, zh 0.687 / 0.036). Never raise these above a
 # measurement, and a set that has been tuned on is no longer a test set.
 TEST_FLOORS: dict[str, tuple[float, float] | None] = {
     # lang: (min recall, max false-positive rate)
-    "all": (0.91, 0.16),
-    "en": (0.92, 0.22),
-    "zh": (0.92, 0.11),
+    "all": (0.72, 0.045),
+    "en": (0.75, 0.065),
+    "zh": (0.68, 0.04),
 }
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
@@ -41,8 +39,10 @@ DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 RETIRED_FLOORS = {
     "v1": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.97, 0.02)},
     "v2": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
+    # v3: measured blind once on 2026-12-01 (all 0.916 / 0.158), trained and tuned on
+    # since (all 1.000 / 0.006): a dev regression floor, not a generalisation figure.
+    "v3": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
 }
-RETIRED_PATHS = {"v1": HELDOUT_V1_PATH, "v2": HELDOUT_V2_PATH}
 
 
 def _rows(path, lang):
@@ -51,7 +51,7 @@ def _rows(path, lang):
 
 @pytest.fixture(scope="module")
 def blind():
-    path = Path(os.environ.get(TEST_SET_ENV) or HELDOUT_V3_PATH)
+    path = Path(os.environ.get(TEST_SET_ENV) or HELDOUT_V4_PATH)
     if not path.exists():
         pytest.skip(f"no blind test set at {path}: its floor cannot be checked")
     return path

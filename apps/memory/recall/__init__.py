@@ -12,11 +12,15 @@
    second pass on its bigrams. Only when asked (`pad`), the scope's most important, most
    recently used items top the list up to top_k, labelled "padding".
 3. With a query embedding, the vector path (`vectors`) adds the VECTOR_LIMIT nearest
-   items of the same embedding model, found by pgvector's HNSW index (or exactly where
-   pgvector is missing) with no lexical pre-selection; the two lists are fused by
-   reciprocal rank (`fuse`) and the first CANDIDATE_LIMIT ranked.
+   items of the same embedding model with no lexical pre-selection: an HNSW index is
+   walked for a large scope (its own index, apps.memory.vectors.index_large_scopes, or
+   the table's when the scope is a large enough share of it), a small scope is ranked
+   exactly (the rule: `vectors.prepare_search`), and the bytes are ranked in Python
+   where pgvector is missing. The same statement gives the lexical
+   candidates' cosines. The two lists are fused by reciprocal rank (`fuse`) and the
+   first CANDIDATE_LIMIT ranked.
 4. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
-   tenant's weights. Similarity is the cosine of float32 embeddings when the query and
+   tenant's weights. Similarity is the cosine the vector path computed when the query and
    the item were embedded by the same model, else lexical: the average, over query terms,
    of the share of the term's character n-grams found in the text (trigrams for Latin
    words, bigrams for CJK runs), computed the same way on every database. Recency is
@@ -51,10 +55,9 @@ from apps.memory.recall.ranking import (
     rank,
     recency,
 )
-from apps.memory.recall.vectors import VECTOR_LIMIT, nearest_items
+from apps.memory.recall.vectors import VECTOR_LIMIT, VectorMatches, nearest_items
 from apps.memory.selectors import scopes_visible_to, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
-from apps.memory.vectors import decode_embedding
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
 
@@ -68,8 +71,8 @@ __all__ = [
     "QueryTerm",
     "RecallHit",
     "ScopeNotFound",
+    "VectorMatches",
     "cosine_similarity",
-    "decode_embedding",
     "fuse",
     "lexical_similarity",
     "load_hit_items",
@@ -152,32 +155,25 @@ def recall_memories(
         memory_types=types,
         categories=cats,
         minimum=top_k,
-        with_embeddings=use_embedding,
         top_up=pad,
     )
     candidates, cosines = lexical, {}
     if use_embedding:
-        nearest = nearest_items(
+        matches = nearest_items(
             scope=scope,
             now=now,
             query_embedding=list(query_embedding or ()),
             embedding_model=embedding_model,
             memory_types=types,
             categories=cats,
+            also=[item.pk for item in lexical],
         )
-        cosines = {item.pk: similarity for item, similarity in nearest}
-        by_pk = {item.pk: item for item, _ in nearest} | {item.pk: item for item in lexical}
-        fused = fuse([item.pk for item, _ in nearest], [item.pk for item in lexical])
+        cosines = matches.cosines
+        by_pk = {item.pk: item for item in lexical}
+        by_pk.update((item.pk, item) for item, _ in matches.nearest)
+        fused = fuse([item.pk for item, _ in matches.nearest], [item.pk for item in lexical])
         candidates = [by_pk[pk] for pk in fused[:CANDIDATE_LIMIT]]
-    hits = rank(
-        candidates,
-        tenant=scope.tenant,
-        terms=terms,
-        now=now,
-        query_embedding=list(query_embedding) if use_embedding and query_embedding else None,
-        embedding_model=embedding_model,
-        cosines=cosines,
-    )
+    hits = rank(candidates, tenant=scope.tenant, terms=terms, now=now, cosines=cosines)
     hits = [
         hit
         for hit in hits

@@ -72,7 +72,6 @@ def _lexical_candidates_sql(
     now: datetime,
     memory_types: Sequence[str],
     categories: Sequence[int],
-    with_embeddings: bool,
 ) -> tuple[str, list[Any]]:
     """The ranked candidate query, written out: it is the hot path, and the derived table
     (a bounded scan, then a sort of at most SCAN_LIMIT rows) must run exactly once.
@@ -89,10 +88,7 @@ def _lexical_candidates_sql(
         escape = "" if postgres else " ESCAPE '\\'"
         matches.append(f"text {operator} %s{escape}")
         match_params.append(f"%{escaped}%")
-    columns = ", ".join(
-        connection.ops.quote_name(name)
-        for name in (*RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
-    )
+    columns = ", ".join(connection.ops.quote_name(name) for name in RANKING_FIELDS)
     filters, params = recallable_filters(
         scope=scope, now=now, memory_types=memory_types, categories=categories
     )
@@ -115,7 +111,6 @@ def select_candidates(
     memory_types: Iterable[str] | None = None,
     categories: Iterable[int] | None = None,
     minimum: int = 10,
-    with_embeddings: bool = False,
     top_up: bool = True,
 ) -> list[MemoryItem]:
     """Active, unexpired items of the scope that contain a query term (most terms first),
@@ -132,7 +127,6 @@ def select_candidates(
             memory_types=list(memory_types or []),
             categories=list(categories or []),
             minimum=minimum,
-            with_embeddings=with_embeddings,
             top_up=top_up,
         )
     for item in candidates:  # every candidate shares the scope: no query per row later
@@ -149,7 +143,6 @@ def _select_candidates(
     memory_types: list[str],
     categories: list[int],
     minimum: int,
-    with_embeddings: bool,
     top_up: bool,
 ) -> list[MemoryItem]:
     candidates: list[MemoryItem] = []
@@ -167,17 +160,15 @@ def _select_candidates(
             now=now,
             memory_types=memory_types,
             categories=categories,
-            with_embeddings=with_embeddings,
         )
         seen = {item.pk for item in candidates}
         candidates += [item for item in MemoryItem.objects.raw(sql, params) if item.pk not in seen]
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
     if top_up and missing > 0:
         items = recallable(scope, now, memory_types, categories)
-        fields = (*RANKING_FIELDS, *(("embedding",) if with_embeddings else ()))
         found = [item.pk for item in candidates]
         candidates += list(
-            items.only(*fields)
+            items.only(*RANKING_FIELDS)
             .exclude(pk__in=found)
             .order_by("-importance", "-last_access_at")[:missing]
         )

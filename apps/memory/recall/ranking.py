@@ -1,7 +1,8 @@
 """Recall ranking: final = α·similarity + β·recency + γ·S(t) with the tenant's weights.
 
-Similarity is the cosine of float32 embeddings when the query and the item were embedded
-by the same model, else lexical (apps.memory.recall.query). Recency is
+Similarity is the cosine of the query and item embeddings when both were embedded by the
+same model (computed by the vector path, apps.memory.recall.vectors), else lexical
+(apps.memory.recall.query). Recency is
 0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS): how fresh the memory is in use,
 independent of how long it is worth keeping (S(t) covers that).
 """
@@ -15,7 +16,6 @@ from typing import Any
 from apps.memory.models import MemoryItem
 from apps.memory.recall.query import QueryTerm, lexical_similarity
 from apps.memory.scoring import effective_score
-from apps.memory.vectors import decode_embedding
 from apps.tenancy.models import Tenant
 
 RECENCY_HALF_LIFE_DAYS = 7.0
@@ -80,29 +80,23 @@ def rank(
     tenant: Tenant,
     terms: Sequence[QueryTerm],
     now: datetime,
-    query_embedding: Sequence[float] | None = None,
-    embedding_model: str = "",
     cosines: Mapping[Any, float] | None = None,
 ) -> list[RecallHit]:
     """Score candidates α·similarity + β·recency + γ·S(t), best first.
 
-    `cosines` holds the similarities the vector path already computed, by item pk; a
-    candidate that matches neither way (similarity 0) is labelled "padding".
+    `cosines` holds the embedding similarities the vector path computed, by item pk
+    (items of the query's embedding model); the others are scored lexically, and one
+    that matches neither way (similarity 0) is labelled "padding".
     """
     alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
     cosines = cosines or {}
     hits = []
     for item in candidates:
-        similarity, source = None, "lexical"
-        if item.pk in cosines:
-            similarity, source = max(cosines[item.pk], 0.0), "embedding"
-        elif query_embedding is not None and item.embedding_model == embedding_model:
-            vector = decode_embedding(item.embedding)
-            similarity = cosine_similarity(query_embedding, vector) if vector else None
-            if similarity is not None:
-                similarity, source = max(similarity, 0.0), "embedding"
-        if similarity is None:
-            similarity = lexical_similarity(terms, item.text)
+        cosine = cosines.get(item.pk)
+        if cosine is not None:
+            similarity, source = max(cosine, 0.0), "embedding"
+        else:
+            similarity, source = lexical_similarity(terms, item.text), "lexical"
         if similarity <= 0:
             source = "padding"
         fresh = recency(last_access_at=item.last_access_at, now=now)

@@ -1,16 +1,30 @@
-"""Recall's vector path: the scope's items nearest to the query embedding, by cosine.
+"""Recall's vector path: the scope's items nearest to the query embedding, by cosine, and
+the cosine of the lexical candidates, in one statement.
 
-With pgvector (apps.memory.vectors) one statement walks the HNSW index for
-INDEXED_DIMENSIONS-dimension vectors, iteratively (`hnsw.iterative_scan`), so the scope,
-status, expiry, type and category filters do not starve it; other dimensions are ranked
-exactly within the scope. Without pgvector the scope's float32 bytes are ranked exactly
-in Python: correct, and linear in the scope's embedded items (a development fallback).
+With pgvector (apps.memory.vectors) the statement either walks an HNSW index or ranks the
+scope exactly, by one rule (`prepare_search`). A walk filtered to one scope visits about
+limit / (the scope's share of the table's vectors) index entries, each a random page of
+the graph, before it has `limit` of the scope's: at a 25 % share (50,000 of 200,000) it
+beat the exact ranking (20 against 300 ms), at 5 % (50,000 of 1,000,000) it lost (280 ms
+p50, 1.7 s p95, and often short of neighbours once hnsw.max_scan_tuples was reached). So
+a large scope is walked on an index of its own (apps.memory.vectors.index_large_scopes:
+every entry is the scope's, 8–11 ms at 50,000), or on the table's when it holds at
+least WALK_MIN_SHARE of it; a small one (up to EXACT_SCOPE_ROWS) and any other are
+ranked exactly, one distance per embedded item of the scope. The walk is iterative
+(`hnsw.iterative_scan`), so the scope, status, expiry, type and category filters do not
+starve it, and sorting is disabled for the statement, so the planner cannot trade the
+walk for an exact sort of the scope (which it costs lower at a few percent selectivity).
+Other dimensions than INDEXED_DIMENSIONS are ranked exactly. Without pgvector the
+scope's float32 bytes are ranked exactly in Python: correct, and linear in the scope's
+embedded items (a development fallback).
+
 No lexical pre-selection caps either path: a memory that shares no word with the query
 is found whenever its embedding is among the nearest.
 """
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +35,7 @@ from apps.memory.recall.candidates import RANKING_FIELDS, recallable, recallable
 from apps.memory.recall.ranking import cosine_similarity
 from apps.memory.vectors import (
     INDEXED_DIMENSIONS,
+    SCOPE_INDEX_PREFIX,
     TABLE,
     decode_embedding,
     vector_literal,
@@ -31,7 +46,44 @@ from apps.tenancy.models import Scope
 VECTOR_LIMIT = 100
 # Index candidates kept per step of the HNSW walk (pgvector's default is 40).
 HNSW_EF_SEARCH = 100
+# The share of the table's vectors a scope must hold for a walk of the table-wide graph
+# (between the 5 % measured worse than exact ranking and the 25 % measured far better).
+WALK_MIN_SHARE = 0.10
+# Up to this many vectors a scope is ranked exactly whatever its share of the table: it
+# costs a few milliseconds (the 1,000-item bench scope: ~5 ms on CPU), and is exact where
+# a walk of a small graph full of duplicates may miss the nearest.
+EXACT_SCOPE_ROWS = 2_000
 _FALLBACK_CHUNK = 2_000
+_RANKING_ATTNAMES = [MemoryItem._meta.get_field(name).attname for name in RANKING_FIELDS]
+# Decides walk or exact (prepare_search's rule) and sets the search's settings.
+_SEARCH_SETUP_SQL = (
+    "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
+    "WHERE oid = %(table)s::regclass), "
+    "sizes AS (SELECT total_rows, "
+    f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "
+    "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
+    "LIMIT (SELECT greatest(ceil(%(share)s * total_rows), %(exact_rows)s) + 1 "
+    "FROM indexed)::bigint"
+    ") AS counted) AS scope_rows FROM indexed), "
+    "decision AS (SELECT to_regclass(%(own_index)s) IS NOT NULL "
+    "OR (scope_rows > %(exact_rows)s "
+    "AND scope_rows >= %(share)s * total_rows) AS walk FROM sizes) "
+    "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+    "set_config('hnsw.ef_search', %(ef_search)s, true), "
+    "set_config('jit', 'off', true), "
+    "set_config('plan_cache_mode', 'force_custom_plan', true), "
+    "set_config('enable_sort', CASE WHEN walk THEN 'off' "
+    "ELSE current_setting('enable_sort') END, true) FROM decision"
+)
+
+
+@dataclass(frozen=True)
+class VectorMatches:
+    """The nearest items (nearest first, each with its cosine similarity) and the cosine
+    of every item the search saw that was asked about (`also`) or is among the nearest."""
+
+    nearest: list[tuple[MemoryItem, float]]
+    cosines: dict[Any, float]
 
 
 def nearest_items(
@@ -43,20 +95,55 @@ def nearest_items(
     memory_types: Sequence[str] = (),
     categories: Sequence[int] = (),
     limit: int = VECTOR_LIMIT,
-) -> list[tuple[MemoryItem, float]]:
-    """The scope's recallable items embedded by `embedding_model`, nearest first, each
-    with its cosine similarity to the query (items carry RANKING_FIELDS only)."""
-    if vector_search_available():
-        found = _nearest_in_index(
-            scope, now, list(query_embedding), embedding_model, memory_types, categories, limit
-        )
-    else:
-        found = _nearest_exact(
-            scope, now, query_embedding, embedding_model, memory_types, categories, limit
-        )
-    for item, _ in found:
+    also: Collection[Any] = (),
+) -> VectorMatches:
+    """The scope's recallable items embedded by `embedding_model`, nearest first, with
+    their cosine similarity to the query, plus the cosine of the items `also` names (the
+    lexical candidates), so ranking never decodes an embedding (items carry
+    RANKING_FIELDS only)."""
+    search = _nearest_in_index if vector_search_available() else _nearest_exact
+    matches = search(
+        scope, now, list(query_embedding), embedding_model, memory_types, categories, limit, also
+    )
+    for item, _ in matches.nearest:
         item.scope, item.tenant = scope, scope.tenant
-    return found
+    return matches
+
+
+def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -> bool:
+    """Decide whether the statement walks the HNSW index, and set this transaction's
+    search settings for it, in one round trip.
+
+    A scope with an HNSW index of its own (apps.memory.vectors.index_large_scopes) is
+    always walked, on that index: plans are made for each call's values, so the planner
+    sees that the scope matches the partial index's predicate. A scope of up to
+    EXACT_SCOPE_ROWS vectors is ranked exactly. Another is walked on the table's index
+    when it holds WALK_MIN_SHARE of the table's vectors (table_rows: the catalog's
+    estimate, pg_class.reltuples), else ranked exactly. The scope's vectors are counted
+    only as far as the rule needs: at most max(WALK_MIN_SHARE × table_rows,
+    EXACT_SCOPE_ROWS) index entries. A walk also disables sorting, so the planner cannot
+    trade it for an exact sort of the scope; an exact statement keeps it (disabling its
+    unavoidable sort would only inflate its cost).
+    JIT is off: pgvector costs a filtered walk high enough to trigger JIT compilation,
+    which took 300 ms to spare the walk a few.
+    """
+    if dims != INDEXED_DIMENSIONS:
+        return False
+    cursor.execute(
+        _SEARCH_SETUP_SQL,
+        {
+            "table": TABLE,
+            "own_index": f"{SCOPE_INDEX_PREFIX}{int(scope.pk):d}",
+            "scope": scope.pk,
+            "model": model,
+            "dims": dims,
+            "share": WALK_MIN_SHARE,
+            "exact_rows": EXACT_SCOPE_ROWS,
+            "limit": limit,
+            "ef_search": str(HNSW_EF_SEARCH),
+        },
+    )
+    return bool(cursor.fetchone()[0])
 
 
 def index_query(
@@ -68,57 +155,99 @@ def index_query(
     memory_types,
     categories,
     limit,
+    walk: bool,
+    also: Collection[Any] = (),
 ) -> tuple[str, list[Any]]:
-    """The nearest-neighbour statement over the vector table (HNSW-served at
-    INDEXED_DIMENSIONS dimensions, an exact sort within the scope otherwise)."""
+    """The nearest-neighbour statement over the vector table (the HNSW walk, or an exact
+    sort within the scope): rows of RANKING_FIELDS, distance and `nearest` (true), then
+    the `also` items' ids and distances (other columns NULL, `nearest` false).
+
+    The walk orders by the indexed expression (embedding::vector(INDEXED_DIMENSIONS));
+    the exact sort by the bare column, which no index serves.
+    """
     dims = len(vector)
-    cast = f"::vector({dims:d})" if dims == INDEXED_DIMENSIONS else "::vector"
+    cast = f"::vector({dims:d})" if walk else "::vector"
     filters, params = recallable_filters(
         scope=scope, now=now, memory_types=memory_types, categories=categories, alias="m"
     )
     columns = ", ".join(f"m.{connection.ops.quote_name(name)}" for name in RANKING_FIELDS)
     distance = f"(e.embedding{cast} <=> %s{cast})"
-    sql = (
-        f"SELECT {columns}, {distance} AS distance FROM {TABLE} e "  # noqa: S608
-        f"JOIN {MemoryItem._meta.db_table} m ON m.id = e.item_id "
+    source = f"{TABLE} e JOIN {MemoryItem._meta.db_table} m ON m.id = e.item_id"
+    nearest_sql = (
+        f"(SELECT {columns}, {distance} AS distance, true AS nearest FROM {source} "  # noqa: S608
         f"WHERE e.scope_id = %s AND e.model = %s AND e.dims = {dims:d} "
-        f"AND {' AND '.join(filters)} ORDER BY {distance} LIMIT {int(limit):d}"
+        f"AND {' AND '.join(filters)} ORDER BY {distance} LIMIT {int(limit):d})"
     )
     literal = vector_literal(vector)
-    return sql, [literal, scope.pk, model, *params, literal]
-
-
-def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit):
-    sql, params = index_query(
-        scope=scope,
-        now=now,
-        vector=vector,
-        model=model,
-        memory_types=memory_types,
-        categories=categories,
-        limit=limit,
+    nearest_params = [literal, scope.pk, model, *params, literal]
+    if not also:
+        return nearest_sql, nearest_params
+    # The lexical candidates are loaded already: only their ids and distances, no join.
+    blanks = ", NULL" * (len(RANKING_FIELDS) - 1)
+    also_sql = (
+        f"(SELECT e.item_id{blanks}, (e.embedding <=> %s::vector), false FROM {TABLE} e "  # noqa: S608
+        f"WHERE e.item_id = ANY(%s) AND e.scope_id = %s AND e.model = %s AND e.dims = {dims:d})"
     )
+    also_params = [literal, list(also), scope.pk, model]
+    return f"{nearest_sql} UNION ALL {also_sql}", [*nearest_params, *also_params]
+
+
+def _similarity(distance: float) -> float:
+    return max(-1.0, min(1.0, 1.0 - distance))
+
+
+def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit, also):
+    inside_transaction = connection.in_atomic_block
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            cursor.execute(f"SET LOCAL hnsw.ef_search = {HNSW_EF_SEARCH:d}")
-        rows = list(MemoryItem.objects.raw(sql, params))
+            walk = prepare_search(cursor, scope=scope, model=model, dims=len(vector), limit=limit)
+        sql, params = index_query(
+            scope=scope,
+            now=now,
+            vector=vector,
+            model=model,
+            memory_types=memory_types,
+            categories=categories,
+            limit=limit,
+            walk=walk,
+            also=also,
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+            if inside_transaction:  # the settings would outlive this statement: undo them
+                cursor.execute(
+                    "SELECT set_config(name, reset_val, true) FROM pg_settings "
+                    "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
+                )
+    cosines = {row[0]: _similarity(row[-2]) for row in rows}
     # relaxed_order may return neighbours slightly out of order: sort them.
-    found = [(item, max(-1.0, min(1.0, 1.0 - item.distance))) for item in rows]
-    found.sort(key=lambda pair: -pair[1])
-    return found
+    nearest = sorted(
+        (
+            (MemoryItem.from_db(connection.alias, _RANKING_ATTNAMES, row[:-2]), cosines[row[0]])
+            for row in rows
+            if row[-1]
+        ),
+        key=lambda pair: -pair[1],
+    )
+    return VectorMatches(nearest=nearest, cosines=cosines)
 
 
-def _nearest_exact(scope, now, vector, model, memory_types, categories, limit):
+def _nearest_exact(scope, now, vector, model, memory_types, categories, limit, also):
     items = recallable(scope, now, memory_types, categories).filter(
         embedding_model=model, embedding__isnull=False
     )
-    scored = []
+    wanted = set(also)
+    scored, cosines = [], {}
     for pk, raw in items.values_list("pk", "embedding").iterator(chunk_size=_FALLBACK_CHUNK):
         embedded = decode_embedding(raw)
         similarity = cosine_similarity(vector, embedded) if embedded else None
         if similarity is not None:
             scored.append((similarity, pk))
+            if pk in wanted:
+                cosines[pk] = similarity
     best = heapq.nlargest(limit, scored)
     loaded = MemoryItem.objects.only(*RANKING_FIELDS).in_bulk([pk for _, pk in best])
-    return [(loaded[pk], similarity) for similarity, pk in best if pk in loaded]
+    nearest = [(loaded[pk], similarity) for similarity, pk in best if pk in loaded]
+    cosines.update((item.pk, similarity) for item, similarity in nearest)
+    return VectorMatches(nearest=nearest, cosines=cosines)

@@ -22,15 +22,20 @@ HELDOUT_V2_PATH = DATA / "detectors_heldout_v2" / "test.jsonl"
 # Synthetic training texts for the learned layer, written from the threat description
 # (bench/data/detectors_train/generate.py).
 SYNTHETIC_PATH = DATA / "detectors_train" / "train.jsonl"
-# Every development set: tuned and/or trained on, so never evidence of generalisation.
-DEV_PATHS = (DEV_PATH, HELDOUT_V1_PATH, HELDOUT_V2_PATH)
-# A blind test set lives outside the repository (its author never saw the rules, nobody
-# tuning them reads it): the benchmark takes it as `--test PATH`, the floor test from this
-# environment variable (a JSON-lines file, or a directory of them).
-TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
-# The blind set v3 (written 2026-12-01 without sight of the rules; measured once, then
-# kept as the suite's floor). Never tune or train on it.
+# Held-out set v3: written by a third blind author, measured once on 2026-12-01, then
+# retired into development data (tuned and trained on since).
 HELDOUT_V3_PATH = DATA / "detectors_heldout_v3" / "test.jsonl"
+# The retired blind sets, by name: `--cross-validate` holds each out of training in turn.
+RETIRED_PATHS = {"v1": HELDOUT_V1_PATH, "v2": HELDOUT_V2_PATH, "v3": HELDOUT_V3_PATH}
+# Every development set: tuned and/or trained on, so never evidence of generalisation.
+DEV_PATHS = (DEV_PATH, *RETIRED_PATHS.values())
+# A blind test set lives outside the repository until its first measurement (its author
+# never saw the rules, nobody tuning them reads it). Held-out set v4: written by a fourth
+# blind author, measured on 2026-12-01 and committed as the test set: never tune, train or
+# look at it; when it has been tuned on, retire it beside v1-v3 and write v5. The benchmark
+# takes another set as `--test PATH`, the floor test from this environment variable.
+HELDOUT_V4_PATH = DATA / "detectors_heldout_v4" / "test.jsonl"
+TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 # The channel a data set names for a text, as the API's `source_kind`: a person's own words
 # are an explicit statement; documents, e-mails and web pages are external content.
 SOURCE_KIND_ALIASES = {

@@ -49,10 +49,13 @@ _DISCUSSION = re.compile(
     r"red[- ]team|jailbreaks? (?:attempts?|prompts?)|ctf|paper|article|blog post|talk|"
     r"workshop|training (?:deck|session|course|slides)|lecture|quiz|test cases?|benchmark|"
     r"awareness|film|movie|song|lyrics?|novel|quote|joked?|joking|sarcastic(?:ally)?|"
-    r"story|stories|villain|character|fiction|screenplay|plot)\b"
+    r"story|stories|villain|character|fiction|screenplay|plot|"
+    # someone else's attempt, reported: the tester, a look-alike sender, a spoofed mail
+    r"testers?|pentest(?:er|ers|ing)?|look-?alike|spoof(?:ed|ing)?|bec|threat model)\b"
     r"(?![./@-]\w)|"
     r"攻击者?|注入|钓鱼|诈骗|骗子|例如|比如|类似|这种话术|话术|检测|识别|论文|文章|培训|课程|"
-    r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑|故事|短篇|反派|角色|剧本"
+    r"测试用例|提醒大家|案例|样本|电影|台词|小说|歌词|玩笑|故事|短篇|反派|角色|剧本|"
+    r"测试人员|演练|仿冒|示例|威胁建模"
 )
 # A report of what someone else did or would do ("they'd ignore all the rules") rather than
 # an imperative aimed at the agent.
@@ -67,12 +70,17 @@ DISCUSSION_FACTOR = 0.6
 # A discussion framed as defence — an incident handled, a finding fixed, a lesson drawn, a
 # study or exercise — reports an attack rather than making one: damped further.
 _DEFENSIVE_FRAMING = re.compile(
-    r"\b(?:takeaways?|lessons? learned|mitigations?|root cause|post-?mortem|incident"
+    r"\b(?:takeaways?|lessons?(?: learned)?|mitigations?|root cause|post-?mortem|incident"
     r"|tabletop|simulation|survey|thesis|write-?up|owasp|red flag|was flagged|flagged it"
     r"|fix(?:ed)? shipped|we tested|security (?:review|channel|training|week|guild)"
-    r"|poisoning pattern|reading suggestions)\b"
+    r"|poisoning pattern|reading suggestions"
+    # what happened to the attempt: an outcome is reported, not an order given
+    r"|refused|expected (?:behaviou?r|result)|observed|quarantined|blocked|untrusted"
+    r"|did not (?:pay|comply|follow|execute|run|act)|didn't (?:pay|comply|follow)"
+    r"|was (?:caught|reported|rejected))\b"
     r"|结论|复盘|改进措施|已修复|修复|被拦下|拦下|标记为可疑|红队|演示|手法|投毒|反诈"
     r"|安全周会|测试记录|缺陷|论文|文献|分享会|纪要"
+    r"|拒绝|已隔离|被隔离|已拦截|没有执行|未执行|没有付款|未付款|不可信|已上报|教训"
 )
 DEFENDED_DISCUSSION_SHARE = 0.5
 # Searched only where one of their literal prefixes occurs (prefixes.py): same results.

@@ -15,11 +15,18 @@ of ignore/override/system/admin. Deterministic (fixed seed); rerun to regenerate
 
 import json
 import random
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from genres import EN_GENRES, EN_INJECT, FILL, ZH_GENRES, ZH_INJECT  # noqa: E402
+
 SEED = 1717
 PER_LANGUAGE = {"malicious": 320, "benign": 520}
+# Whole documents (genres.py), each genre written benign and with a planted instruction.
+DOCUMENTS_PER_LANGUAGE = {"malicious": 260, "benign": 520}
 
 EN = {
     "carrier": [
@@ -886,6 +893,35 @@ def benign(lang: str, spec: dict, rng: random.Random) -> dict:
     }
 
 
+def document(lang: str, spec: dict, rng: random.Random, label: str) -> dict:
+    """A document of one genre: a heading, some of its sentences and a closing; a malicious
+    one has a line addressed to the agent planted among the sentences."""
+    genres, inject = (EN_GENRES, EN_INJECT) if lang == "en" else (ZH_GENRES, ZH_INJECT)
+    kind = rng.choice(sorted(genres))
+    genre = genres[kind]
+    sentences = rng.sample(genre["body"], rng.randint(1, min(4, len(genre["body"]))))
+    if label == "malicious":
+        _, action = rng.choice(spec["action"])
+        attack = rng.choice(spec["trigger"]) + action + rng.choice(spec["skip"])
+        sentences.insert(
+            rng.randint(0, len(sentences)), rng.choice(inject).replace("{attack}", attack)
+        )
+    joiner = rng.choice(["\n", " "] if lang == "en" else ["\n", ""])
+    text = rng.choice(genre["head"]) + joiner.join(sentences) + rng.choice(genre["tail"])
+    while "{quote" in text:
+        quote = rng.choice(spec["action"])[1]
+        text = text.replace("{quote}", quote, 1).replace("{quote_plain}", quote, 1)
+    text = fill(fill(text, FILL[lang], rng), spec["fill"], rng)
+    return {
+        "label": label,
+        "lang": lang,
+        "kind": f"document_{kind}" if label == "benign" else "hidden_in_tool_output",
+        "source_kind": rng.choice(["external", "tool", "explicit_statement", "agent", "import"]),
+        "hard_negative": label == "benign",
+        "text": text,
+    }
+
+
 def main() -> None:
     rng = random.Random(SEED)
     rows: dict[str, dict] = {}
@@ -899,6 +935,16 @@ def main() -> None:
                     sum(1 for r in rows.values() if r["lang"] == lang and r["label"] == label)
                     >= count
                 ):
+                    break
+    for lang, spec in (("en", EN), ("zh", ZH)):
+        for label, count in DOCUMENTS_PER_LANGUAGE.items():
+            made = 0
+            for _ in range(count * 3):
+                row = document(lang, spec, rng, label)
+                if row["text"] not in rows:
+                    rows[row["text"]] = row
+                    made += 1
+                if made >= count:
                     break
     with (HERE / "train.jsonl").open("w", encoding="utf-8") as out:
         for row in rows.values():
