@@ -35,9 +35,9 @@ def _column(field: Field) -> str:
 
 
 @cache
-def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
-    """The INSERT of `model` (every concrete column but a database-generated key), built
-    once per process."""
+def _insert_plan(model: type[Model], using: str) -> tuple[str, str, tuple[Field, ...]]:
+    """The INSERT of `model` (every concrete column but a database-generated key) and the
+    placeholders of one row of its VALUES, built once per process."""
     meta = model._meta
     fields = tuple(
         field
@@ -46,49 +46,127 @@ def _insert_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]
     )
     ops = connections[using].ops
     columns = ", ".join(ops.quote_name(_column(field)) for field in fields)
-    placeholders = ", ".join(["%s"] * len(fields))
     table = ops.quote_name(meta.db_table)
     # Only the model's own table and column names are interpolated, quoted.
-    sql = f"INSERT INTO {table} ({columns}) VALUES ({placeholders})"  # noqa: S608
-    return sql, fields
+    sql = f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
+    return sql, "(" + ", ".join(["%s"] * len(fields)) + ")", fields
+
+
+@cache
+def _insert_many_plan(model: type[Model], using: str) -> tuple[str, tuple[Field, ...]]:
+    """The INSERT of many rows of `model` on PostgreSQL, one typed array per column, built
+    once per process. Its text does not grow with the rows: psycopg rewrites the `%s` of
+    a query on every execute, and for a VALUES list of a hundred rows that took longer
+    than everything else the insert costs."""
+    sql, _, fields = _insert_plan(model, using)
+    connection = connections[using]
+    arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
+    # As Django's own bulk_create does on PostgreSQL; only the model's names and column
+    # types are interpolated.
+    insert = sql.removesuffix(" VALUES ")
+    return f"{insert} SELECT * FROM unnest({arrays})", fields  # noqa: S608
+
+
+def _insert_statements(
+    instances: Sequence[Model], using: str
+) -> list[tuple[str, list[Any], list[Model]]]:
+    """(sql, values, rows) of each INSERT of these instances: consecutive instances of one
+    model share one (on PostgreSQL, of one array per column)."""
+    connection = connections[using]
+    groups: list[tuple[type[Model], list[Model]]] = []
+    for instance in instances:
+        if groups and type(instance) is groups[-1][0]:
+            groups[-1][1].append(instance)
+        else:
+            groups.append((type(instance), [instance]))
+    statements: list[tuple[str, list[Any], list[Model]]] = []
+    for model, rows in groups:
+        if len(rows) > 1 and connection.vendor == "postgresql":
+            sql, fields = _insert_many_plan(model, using)
+            columns = [
+                [
+                    field.get_db_prep_save(
+                        field.pre_save(instance, add=True), connection=connection
+                    )
+                    for instance in rows
+                ]
+                for field in fields
+            ]
+            statements.append((sql, columns, rows))
+            continue
+        sql, row_placeholders, fields = _insert_plan(model, using)
+        values = [
+            field.get_db_prep_save(field.pre_save(instance, add=True), connection=connection)
+            for instance in rows
+            for field in fields
+        ]
+        statements.append((sql + ", ".join([row_placeholders] * len(rows)), values, rows))
+    return statements
+
+
+def _ahead_of(statements: list[tuple[str, list[Any], list[Model]]], last: str) -> str:
+    """`last` preceded by the INSERTs as data-modifying CTEs (PostgreSQL): one statement.
+
+    They all run to completion, as one statement that fails or succeeds whole; Django
+    declares foreign keys DEFERRABLE INITIALLY DEFERRED, so the rows may refer to each other.
+    """
+    head = ", ".join(f"row_{n} AS ({sql})" for n, (sql, _, _) in enumerate(statements))
+    return f"WITH {head} {last}"
+
+
+def _saved(instances: Sequence[Model], using: str) -> None:
+    """Mark inserted instances as saved, so a later `save()` updates them."""
+    for instance in instances:
+        instance._state.adding = False
+        instance._state.db = using
 
 
 def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
     """Insert new model instances; on PostgreSQL all of them in one statement.
 
-    The last row's database-generated key (an AutoField) is read back onto it; the rows
-    sent ahead of it in PostgreSQL's one statement keep None, so put first only rows
-    whose key the caller sets (a UUID) or does not need. Afterwards each instance is
-    marked as saved, so a later `save()` updates it.
+    Consecutive instances of one model go as one multi-row INSERT. Database-generated
+    keys (an AutoField) are read back onto the rows of the last INSERT; on PostgreSQL the
+    rows sent ahead of it in the one statement keep None, so put first only rows whose key
+    the caller sets (a UUID) or does not need.
     """
     connection = connections[using]
-    statements = []
-    for instance in instances:
-        sql, fields = _insert_plan(type(instance), using)
-        values = [
-            field.get_db_prep_save(field.pre_save(instance, add=True), connection=connection)
-            for field in fields
-        ]
-        statements.append((sql, values))
+    statements = _insert_statements(instances, using)
     if connection.vendor == "postgresql" and len(statements) > 1:
-        # Data-modifying CTEs all run to completion, as one statement that fails or
-        # succeeds whole; Django declares foreign keys DEFERRABLE INITIALLY DEFERRED, so
-        # the rows may refer to each other.
-        head = ", ".join(f"row_{n} AS ({sql})" for n, (sql, _) in enumerate(statements[:-1]))
-        sql = f"WITH {head} {statements[-1][0]}"
-        statements = [(sql, [value for _, values in statements for value in values])]
+        *ahead, (last, _, last_rows) = statements
+        values = [value for _, part, _ in statements for value in part]
+        statements = [(_ahead_of(ahead, last), values, last_rows)]
     with connection.cursor() as cursor:
-        # Each statement ends with its last row (on PostgreSQL, one statement: the last).
-        for instance, (sql, values) in zip(instances[-len(statements) :], statements, strict=True):
-            pk = instance._meta.pk
+        # Each statement ends with the rows of its last INSERT.
+        for sql, values, rows in statements:
+            pk = rows[0]._meta.pk
             if pk.db_returning:  # PostgreSQL and SQLite ≥ 3.35 return columns from an insert
                 cursor.execute(f"{sql} RETURNING {connection.ops.quote_name(_column(pk))}", values)
-                instance.pk = cursor.fetchone()[0]
+                # In the order of the VALUES, as Django's bulk_create relies on too.
+                for instance, (key,) in zip(rows, cursor.fetchall(), strict=True):
+                    instance.pk = key
             else:
                 cursor.execute(sql, values)
-    for instance in instances:
-        instance._state.adding = False
-        instance._state.db = using
+    _saved(instances, using)
+
+
+def insert_rows_then(
+    query: str, params: Sequence[Any], *instances: Model, using: str = DEFAULT_DB_ALIAS
+) -> list[tuple]:
+    """Insert new model instances, then run `query` (a SELECT) and return its rows; on
+    PostgreSQL all in one statement (one round trip). No generated key is read back."""
+    connection = connections[using]
+    statements = _insert_statements(instances, using)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql" and statements:
+            values = [value for _, part, _ in statements for value in part]
+            cursor.execute(_ahead_of(statements, query), [*values, *params])
+        else:
+            for sql, values, _ in statements:
+                cursor.execute(sql, values)
+            cursor.execute(query, params)
+        rows = cursor.fetchall()
+    _saved(instances, using)
+    return rows
 
 
 @contextmanager

@@ -66,6 +66,35 @@ def test_the_last_rows_generated_key_is_read_back():
     assert version.pk == MemoryVersion.objects.get(item=item).pk
 
 
+def test_many_rows_of_a_model_are_stored_as_model_save_stores_them(django_assert_num_queries):
+    variants = [
+        {},
+        {"embedding": None, "created_by": None, "content": {"text": "x"}, "text": "x"},
+        {"content": {"list": [None, "靠窗"], "n": 1.5}, "metadata": {"k": [1]}},
+    ]
+    by_insert = [unsaved_item(**variant) for variant in variants]
+    by_save = [unsaved_item(**variant) for variant in variants]
+    with django_assert_num_queries(1):
+        insert_rows(*by_insert)
+    for mine, theirs in zip(by_insert, by_save, strict=True):
+        theirs.save(force_insert=True)
+        differ = {"id", "tenant_id", "scope_id", "created_by_id", "created_at", "updated_at"}
+        stored_mine, stored_theirs = stored(MemoryItem, mine.pk), stored(MemoryItem, theirs.pk)
+        assert {k: v for k, v in stored_mine.items() if k not in differ} == {
+            k: v for k, v in stored_theirs.items() if k not in differ
+        }
+
+
+def test_the_generated_keys_of_many_rows_come_back_in_order():
+    item = unsaved_item()
+    versions = []
+    for number in (1, 2, 3):
+        item.version = number
+        versions.append(version_of(item=item, change="memory.created", actor=None))
+    insert_rows(item, *versions)
+    assert [MemoryVersion.objects.get(pk=v.pk).version for v in versions] == [1, 2, 3]
+
+
 def test_an_inserted_instance_saves_as_an_update_afterwards():
     item = unsaved_item()
     insert_rows(item)

@@ -1,7 +1,6 @@
 """Writing the audit log: one `record` call per state change, inside its transaction;
 verifying the chain and signing checkpoints of its head."""
 
-import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -11,16 +10,20 @@ from django.db import connection, transaction
 from django.db.models import Model
 from django.utils import timezone
 
+from apps.audit.appending import (
+    CHAIN_LOCK_KEY,
+    AuditError,
+    append_events,
+    new_event,
+)
 from apps.audit.context import (
     RequestContext,
-    current_request_context,
     reset_request_context,
     set_request_context,
 )
 from apps.audit.hashing import keyed_hash
 from apps.audit.models import (
     Action,
-    ActorKind,
     AuditCheckpoint,
     AuditEvent,
     AuditVerification,
@@ -33,71 +36,24 @@ from apps.audit.verification import (
     CheckpointError,
     SignedHead,
     WalkResult,
-    canonical,
-    link_hash,
     normalise_ip,
     stored_hash_at,
     walk_chain,
 )
 from apps.core.types import Actor
-from memory_console.db import insert_rows
 
 __all__ = [
     "GENESIS_HASH",
     "AuditError",
+    "append_events",
     "audited_change",
     "create_checkpoint",
     "flush_denials",
+    "new_event",
     "note_denial",
     "record",
     "verify_chain",
 ]
-# Arbitrary constant naming the advisory lock that serialises appends to the chain head.
-_CHAIN_LOCK_KEY = 0x4D43_4155  # "MCAU"
-_MAX_METADATA_BYTES = 4096
-
-
-class AuditError(ValueError):
-    """An audit call that would write something the log must not hold."""
-
-
-def canonical_event(event: AuditEvent) -> bytes:
-    """Serialise the hashed fields of an event deterministically."""
-    return canonical(
-        {
-            "sequence": event.sequence,
-            "occurred_at": event.occurred_at.isoformat(timespec="microseconds"),
-            "actor_kind": event.actor_kind,
-            "actor_id": event.actor_id,
-            "actor_label": event.actor_label,
-            "action": event.action,
-            "target_type": event.target_type,
-            "target_id": event.target_id,
-            "tenant_id": event.tenant_id,
-            "scope_id": event.scope_id,
-            "ip": event.ip,
-            "request_id": event.request_id,
-            "metadata": event.metadata,
-        }
-    )
-
-
-def chain_hash(prev_hash: str, event: AuditEvent) -> str:
-    """hash = sha256(prev_hash ‖ canonical(event))."""
-    return link_hash(prev_hash, canonical_event(event))
-
-
-def _describe_actor(actor: Actor | None) -> tuple[str, int | None, str]:
-    if actor is None or isinstance(actor, str):
-        return ActorKind.SYSTEM, None, actor or "system"
-    kind = ActorKind.SERVICE_ACCOUNT if hasattr(actor, "service_account") else ActorKind.USER
-    return kind, actor.pk, actor.get_username()
-
-
-def _as_id(value: Any) -> int | None:
-    """A model instance or id as the integer the column stores (and the hash must see)."""
-    value = getattr(value, "pk", value)
-    return None if value is None else int(value)
 
 
 @contextmanager
@@ -115,24 +71,8 @@ def audited_change() -> Iterator[None]:
     with transaction.atomic():
         if connection.vendor == "postgresql":  # SQLite serialises writers itself
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
         yield
-
-
-def _lock_chain_head() -> tuple[int, str]:
-    """Serialise appenders, then read the head they will extend: (sequence, hash).
-
-    On PostgreSQL one call to audit_lock_chain_head (migration 0004) takes the
-    transaction-scoped advisory lock and reads the head with a fresh snapshot; SQLite
-    serialises writers itself.
-    """
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT * FROM audit_lock_chain_head(%s)", [_CHAIN_LOCK_KEY])
-            head = cursor.fetchone()
-    else:
-        head = AuditEvent.objects.order_by("-sequence").values_list("sequence", "hash").first()
-    return (head[0], head[1]) if head else (0, GENESIS_HASH)
 
 
 def record(
@@ -149,42 +89,21 @@ def record(
 ) -> AuditEvent:
     """Append one event to the chain; call it last inside the transaction of the change.
 
-    `actor` is a user (person or service account), or a job name for system work.
-    `data` is small metadata: never memory content, never a plain subject identifier
-    (use apps.audit.hashing.keyed_hash). `with_rows`: new rows of the change itself,
-    inserted in the event's statement (one round trip for a new item, its first version
-    and its event).
+    `actor`, `data`: as `new_event`. `with_rows`: new rows of the change itself, inserted
+    in the event's statement (one round trip for a new item, its first version and its
+    event).
     """
-    action = Action(action)
-    metadata_text = json.dumps(data or {}, default=str)
-    if len(metadata_text) > _MAX_METADATA_BYTES:
-        raise AuditError("Audit metadata is limited to 4 KiB; it must not carry content.")
-    if target is not None:
-        target_type = target_type or target._meta.label_lower
-        target_id = target_id or str(target.pk)
-    kind, actor_id, actor_label = _describe_actor(actor)
-    request_context = current_request_context()
-    # No savepoint: the event lives or dies with the caller's transaction anyway.
-    with transaction.atomic(savepoint=False):
-        head_sequence, head_hash = _lock_chain_head()
-        event = AuditEvent(
-            sequence=head_sequence + 1,
-            occurred_at=timezone.now(),
-            actor_kind=kind,
-            actor_id=actor_id,
-            actor_label=actor_label[:150],
-            action=action.value,
-            target_type=target_type[:64],
-            target_id=str(target_id)[:64],
-            tenant_id=_as_id(tenant),
-            scope_id=_as_id(scope),
-            ip=normalise_ip(request_context.ip),
-            request_id=request_context.request_id,
-            metadata=json.loads(metadata_text),
-            prev_hash=head_hash,
-        )
-        event.hash = chain_hash(event.prev_hash, event)
-        insert_rows(*with_rows, event)
+    event = new_event(
+        actor=actor,
+        action=action,
+        target=target,
+        target_type=target_type,
+        target_id=target_id,
+        tenant=tenant,
+        scope=scope,
+        data=data,
+    )
+    append_events([event], with_rows=with_rows)
     return event
 
 

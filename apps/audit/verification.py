@@ -33,7 +33,7 @@ CHECKPOINT_FORMAT_VERSION = 1
 _FETCH_SIZE = 10_000
 
 # The hashed fields, in the order the walk reads them; canonical() must agree with
-# apps.audit.services.canonical_event for every event record() writes.
+# apps.audit.appending.canonical_event for every event record() writes.
 _FIELDS = (
     "sequence",
     "occurred_at",
@@ -56,6 +56,18 @@ _escape = json.encoder.encode_basestring  # what the encoder above uses for ever
 def canonical(fields: dict[str, Any]) -> bytes:
     """The deterministic serialisation hashed into the chain (occurred_at as ISO text)."""
     return _encode(fields).encode()
+
+
+def canonical_pieces(fields: dict[str, Any]) -> tuple[str, str, str]:
+    """canonical(fields) as text in the three pieces around its time and sequence, for the
+    database to fill in (audit_append_events): canonical(fields) is the UTF-8 of
+    before_time + isoformat(occurred_at) + before_sequence + str(sequence) + after_sequence."""
+    # Keys are encoded in sorted order, each pair on its own, so sorted slices of the
+    # fields encode to slices of the whole text.
+    before = _encode({k: v for k, v in fields.items() if k < "occurred_at"})
+    between = _encode({k: v for k, v in fields.items() if "occurred_at" < k < "sequence"})
+    after = _encode({k: v for k, v in fields.items() if k > "sequence"})
+    return f'{before[:-1]},"occurred_at":"', f'",{between[1:-1]},"sequence":', f",{after[1:]}"
 
 
 def link_hash(prev_hash: str, canonical_bytes: bytes) -> str:

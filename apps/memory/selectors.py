@@ -4,7 +4,7 @@ import uuid
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from apps.access.selectors import (
     filter_by_grant,
@@ -125,11 +125,17 @@ def writable_scopes(*, actor, keys: set[tuple[str, str, str]]) -> dict[tuple[str
     write to, with their tenants, in one query (a batch's scopes)."""
     if not keys or actor is None or not actor.is_authenticated or not actor.is_active:
         return {}
-    wanted = Q()
-    for slug, kind, external_id in keys:
-        wanted |= Q(tenant__slug=slug, kind=kind, external_id=external_id)
-    found = scopes_visible_to(actor, Perm.WRITE_MEMORIES).filter(wanted).select_related("tenant")
-    return {(scope.tenant.slug, scope.kind, scope.external_id): scope for scope in found}
+    # Three IN lists, not one OR of the keys: Django compiled an OR of a hundred keys
+    # more slowly than the database answered it. The few extra rows of the cross product
+    # are left out here.
+    slugs, kinds, external_ids = (sorted(set(column)) for column in zip(*keys, strict=True))
+    found = (
+        scopes_visible_to(actor, Perm.WRITE_MEMORIES)
+        .filter(tenant__slug__in=slugs, kind__in=kinds, external_id__in=external_ids)
+        .select_related("tenant")
+    )
+    scopes = {(scope.tenant.slug, scope.kind, scope.external_id): scope for scope in found}
+    return {key: scope for key, scope in scopes.items() if key in keys}
 
 
 def scope_to_write(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:

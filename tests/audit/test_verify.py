@@ -4,9 +4,10 @@ checkpoint catches a rewrite that recomputed the whole chain (CONTRACT.md)."""
 import pytest
 from django.core.management import CommandError, call_command
 
+from apps.audit.appending import chain_hash
 from apps.audit.context import RequestContext, reset_request_context, set_request_context
 from apps.audit.models import Action, AuditCheckpoint, AuditEvent, AuditVerification
-from apps.audit.services import chain_hash, create_checkpoint, record, verify_chain
+from apps.audit.services import create_checkpoint, record, verify_chain
 from apps.audit.tasks import verify_audit_chain_task
 from tests.audit.db import tamper
 

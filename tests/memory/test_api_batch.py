@@ -177,8 +177,34 @@ def test_the_batch_looks_each_scope_up_once_and_dedupe_in_two_statements(api_a, 
     assert sum("memory_lock_and_find_twin" in s for s in sql) == 0
     assert sum("pg_advisory_xact_lock(%s, key)" in s or "unnest" in s for s in sql) >= 1
     assert sum("denylist" in s for s in sql) == 1
-    # Per item: savepoint, insert (item + version), chain head + event, release.
-    assert len(sql) <= 20 + 20 * 6
+    # The twenty plain items, their versions and audit events: one statement, not per item.
+    assert sum("audit_append_events" in s for s in sql) == 1
+    assert len(sql) <= 12
+
+
+def test_the_audit_events_of_a_batch_follow_its_order_refusals_included(tenant_a, operator_a):
+    """The plain items are stored together, yet the refusal's event lies between them."""
+    tenant_a.sensitive_policy = "reject"
+    tenant_a.save()
+    scope = ScopeFactory(tenant=tenant_a)
+    card = "My card is 4111 1111 1111 1111, keep it."
+    news = [new_memory(scope, text) for text in ("One.", card, "Two.")]
+    before = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True)[0]
+    answers = remember_many(news, actor=operator_a)
+    assert [type(answer).__name__ for answer in answers] == [
+        "RememberResult",
+        "GateRejected",
+        "RememberResult",
+    ]
+    events = AuditEvent.objects.filter(sequence__gt=before).order_by("sequence")
+    assert [(event.action, event.target_id) for event in events] == [
+        (Action.MEMORY_CREATED, str(answers[0].item.pk)),
+        (Action.MEMORY_REJECTED_SENSITIVE, ""),
+        (Action.MEMORY_CREATED, str(answers[2].item.pk)),
+    ]
+    from apps.audit.services import verify_chain
+
+    assert verify_chain(actor="test", full=True).ok
 
 
 def new_memory(scope, text: str) -> NewMemory:
@@ -210,15 +236,15 @@ def test_an_unexpected_error_fails_the_whole_batch(tenant_a, operator_a, monkeyp
 
     scope = ScopeFactory(tenant=tenant_a)
     calls = []
-    real_run = gate._run
+    real_judge = gate._judge
 
     def failing_second(draft, **kwargs):
         calls.append(draft)
         if len(calls) == 2:
             raise RuntimeError("database went away")
-        return real_run(draft, **kwargs)
+        return real_judge(draft, **kwargs)
 
-    monkeypatch.setattr(gate, "_run", failing_second)
+    monkeypatch.setattr(gate, "_judge", failing_second)
     with pytest.raises(RuntimeError):
         remember_many([new_memory(scope, "One."), new_memory(scope, "Two.")], actor=operator_a)
     assert not MemoryItem.objects.exists()

@@ -4,18 +4,19 @@
 performs what the stages decided, in one transaction: the scope (when the write
 creates it), the insert or the dedupe merge, the stages' on-persist work, and (after
 commit) their on-commit work. `remember_many` is the same door for a batch: one
-transaction, a savepoint per write (a refused write takes only its own work back), and
-the stages' batch lookups (`Stage.prepare`) done once for all writes. `screen_content`
+transaction in which a refused write takes only its own work back, the stages' batch
+lookups (`Stage.prepare`) done once for all writes, and the plain new items stored
+together, set-based. `screen_content`
 is the same door for new content of an existing item (edit, merge): the content-judging
 stages over a NewMemory of the item.
 Stages are listed in memory_console/pipeline.py (see apps.memory.wiring).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.audit.models import Action
@@ -28,7 +29,7 @@ from apps.memory.embedding_provider import provider_model
 from apps.memory.gate import Draft, GateRejected, NewMemory, Stage, Twin
 from apps.memory.models import MemoryItem
 from apps.memory.scoring import reinforce
-from apps.memory.services.items import create_item, update_item
+from apps.memory.services.items import NewItemRows, new_item_rows, store_items, update_item
 from apps.memory.services.scopes import create_scope
 
 
@@ -58,10 +59,39 @@ def remember(
     draft = Draft(memory=new, actor=actor)
     try:
         with transaction.atomic():
-            return _run(draft, action=action, stages=stages or wiring.current().gate_stages)
+            _judge(draft, stages=stages or wiring.current().gate_stages)
+            return _persist(draft, action=action)
     except GateRejected as refusal:
         _record_refusal(draft, refusal)
         raise
+
+
+class _HeldInserts:
+    """A batch's plain new items (no twin, no callbacks), held back and stored together:
+    before the next statement of the batch runs, whatever it is (a stage's lookup, a
+    merge, a refusal's audit event, a savepoint), and at the end. So every statement sees
+    the database as if each write had been stored at once, in order, and the items of a
+    run of plain writes go in one statement. Used as a connection.execute_wrapper."""
+
+    def __init__(self) -> None:
+        self.rows: list[NewItemRows] = []
+        self._storing = False
+
+    def hold(self, rows: NewItemRows) -> None:
+        self.rows.append(rows)
+
+    def store(self) -> None:
+        if self.rows and not self._storing:
+            self._storing = True  # store_items' own statements pass straight through
+            try:
+                store_items(self.rows)
+            finally:
+                self._storing = False
+            self.rows = []
+
+    def __call__(self, execute, sql, params, many, context):
+        self.store()
+        return execute(sql, params, many, context)
 
 
 def remember_many(
@@ -73,17 +103,21 @@ def remember_many(
 ) -> list[RememberResult | ServiceError]:
     """Run a batch of new memories through the gate, in order: one answer per write.
 
-    The same stages and writes as `remember`, in one transaction with a savepoint per
-    write, so a refused write (its ServiceError is its answer) takes back only its own
-    work. Stages that can look up for many writes at once (`prepare`: the dedupe locks
-    and twins, the denylist) do so once, before any write is judged. An unexpected
-    error (the database failing) fails the whole batch: nothing of it is kept.
+    The same stages and writes as `remember`, in one transaction, so a refused write (its
+    ServiceError is its answer) takes back only its own work: a write that creates its
+    scope runs in a savepoint, and so does the persisting of a merge or of an item with
+    on-persist work; a plain new item writes nothing before it is accepted, and is stored
+    with the batch's other plain items (`_HeldInserts`). Stages that can look up for
+    many writes at once (`prepare`: the dedupe locks and twins, the denylist) do so once,
+    before any write is judged. An unexpected error (the database failing) fails the
+    whole batch: nothing of it is kept.
     """
     stages = stages or wiring.current().gate_stages
     drafts = [Draft(memory=new, actor=actor) for new in news]
     answers: list[RememberResult | ServiceError] = []
     created: dict[tuple[int, str, str], Any] = {}  # scopes this batch created, by key
-    with transaction.atomic():
+    held = _HeldInserts()
+    with transaction.atomic(), connection.execute_wrapper(held):
         for stage in stages:
             prepare = getattr(stage, "prepare", None)
             if prepare is not None:
@@ -93,8 +127,9 @@ def remember_many(
             if memory.scope is not None and memory.scope.pk is None:
                 memory.scope = created.get(_scope_key(memory.scope), memory.scope)
             try:
-                with transaction.atomic():  # a savepoint: this write alone
-                    answers.append(_run(draft, action=action, stages=stages))
+                answers.append(
+                    _judge_and_persist_in_batch(draft, action=action, stages=stages, held=held)
+                )
             except GateRejected as refusal:
                 _record_refusal(draft, refusal)
                 answers.append(refusal)
@@ -103,7 +138,23 @@ def remember_many(
                 answers.append(refusal)
                 continue
             created.setdefault(_scope_key(memory.scope), memory.scope)
+        held.store()
     return answers
+
+
+def _judge_and_persist_in_batch(
+    draft: Draft, *, action: Action, stages: tuple[Stage, ...], held: _HeldInserts
+) -> RememberResult:
+    """One write of a batch, in a savepoint only where it may write before it can fail."""
+    if draft.memory.scope is not None and draft.memory.scope.pk is None:
+        with transaction.atomic():  # a savepoint: the scope goes if the write is refused
+            _judge(draft, stages=stages)
+            return _persist(draft, action=action)
+    _judge(draft, stages=stages)  # writes nothing
+    if draft.twin is not None or draft.callbacks:
+        with transaction.atomic():  # a savepoint: this write's work alone
+            return _persist(draft, action=action)
+    return _persist(draft, action=action, store=held.hold)
 
 
 def _scope_key(scope: Any) -> tuple[int, str, str]:
@@ -130,7 +181,8 @@ def _record_refusal(draft: Draft, refusal: GateRejected) -> None:
         follow_up(actor=actor)
 
 
-def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> RememberResult:
+def _judge(draft: Draft, *, stages: tuple[Stage, ...]) -> None:
+    """Show the draft to each stage in turn (creating its scope first if it is new)."""
     memory, actor = draft.memory, draft.actor
     if memory.scope is not None and memory.scope.pk is None:
         # The write's first use of this scope: created (audited) in the write's transaction,
@@ -146,22 +198,36 @@ def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> Remember
         stage.inspect(draft)
         if draft.twin is not None:
             break
-    for commit_callback in draft.commit_callbacks:
-        transaction.on_commit(commit_callback, robust=True)
+
+
+def _store_now(rows: NewItemRows) -> None:
+    store_items([rows])
+
+
+def _persist(
+    draft: Draft, *, action: Action, store: Callable[[NewItemRows], None] = _store_now
+) -> RememberResult:
+    """Perform what the stages decided: the merge into the twin, or the insert (by
+    `store`) and the stages' on-persist callbacks; then register their on-commit work."""
+    memory, actor = draft.memory, draft.actor
     if draft.twin is not None:
         merged = _merge_into_twin(draft, draft.twin)
+        _register_commit_callbacks(draft)
         return RememberResult(item=merged, status=merged.status, merged=True)
     audit_data: dict[str, Any] = {"memory_type": memory.memory_type}
     if memory.api_key_prefix:
         audit_data["api_key"] = memory.api_key_prefix
     if draft.notes:
         audit_data["gate"] = draft.notes
-    item = create_item(
+    rows = new_item_rows(
         values=item_values(memory, actor=actor, status=draft.status),
         actor=actor,
         action=action,
         audit_data=audit_data,
     )
+    store(rows)
+    item = rows.item
+    _register_commit_callbacks(draft)
     if not item.embedding and provider_model():
         embed_after_commit(item.pk)
     for callback in draft.callbacks:
@@ -169,6 +235,11 @@ def _run(draft: Draft, *, action: Action, stages: tuple[Stage, ...]) -> Remember
     if draft.callbacks:  # a callback may have moved the item on (e.g. superseded it)
         item.refresh_from_db(fields=["status", "version", "superseded_by"])
     return RememberResult(item=item, status=item.status, merged=False)
+
+
+def _register_commit_callbacks(draft: Draft) -> None:
+    for commit_callback in draft.commit_callbacks:
+        transaction.on_commit(commit_callback, robust=True)
 
 
 def embed_after_commit(item_id: Any) -> None:

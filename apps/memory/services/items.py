@@ -6,14 +6,14 @@ archive_due_at) and the audit event together in one transaction. Other apps
 (quarantine, conflicts, privacy) call them instead of saving or deleting items themselves.
 """
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.utils import timezone
 
-from apps.audit.models import Action
-from apps.audit.services import audited_change, record
+from apps.audit.models import Action, AuditEvent
+from apps.audit.services import append_events, audited_change, new_event, record
 from apps.core.errors import ServiceError
 from apps.core.types import Actor
 from apps.core.validation import ensure_storable
@@ -78,6 +78,63 @@ def snapshot_version(
     insert_rows(version_of(item=item, change=change, actor=actor, reference=reference))
 
 
+class NewItemRows(NamedTuple):
+    """A new item with its first version and its audit event: built, not yet stored."""
+
+    item: MemoryItem
+    version: MemoryVersion
+    event: AuditEvent
+
+
+def new_item_rows(
+    *,
+    values: dict[str, Any],
+    actor: Actor,
+    action: Action = Action.MEMORY_CREATED,
+    reference: str = "",
+    audit_data: dict | None = None,
+) -> NewItemRows:
+    """Check and build a new item with its first version and audit event, unstored:
+    create_item stores one at once, a batch of writes stores many in one statement."""
+    ensure_storable(values.get("content"))  # the last line, before anything is written
+    item = MemoryItem(**values)
+    item.last_access_at = item.last_access_at or timezone.now()
+    if not item.text:
+        item.text = render_text(item.content)
+    item.content_hash = item.content_hash or content_hash(item.content)
+    refresh_archive_due_at(item)
+    event = new_event(
+        actor=actor,
+        action=action,
+        target=item,
+        tenant=item.tenant_id,
+        scope=item.scope_id,
+        data={"status": item.status, **(audit_data or {})},
+    )
+    version = version_of(item=item, change=action, actor=actor, reference=reference)
+    return NewItemRows(item, version, event)
+
+
+def store_items(rows: Sequence[NewItemRows]) -> None:
+    """Insert built items with their first versions and audit events, in order: one
+    statement after the chain's head however many there are, then each embedding's row."""
+    # No savepoint: a failed insert has nothing to salvage, so it fails the caller's
+    # transaction too (two fewer round trips per write through the gate).
+    with transaction.atomic(savepoint=False):
+        append_events(
+            [row.event for row in rows],
+            with_rows=[*(row.item for row in rows), *(row.version for row in rows)],
+        )
+        for item, _, _ in rows:
+            if item.embedding:  # its row in the vector index (none without pgvector)
+                store_vector(
+                    item_id=item.pk,
+                    scope_id=item.scope_id,
+                    model=item.embedding_model,
+                    embedding=item.embedding,
+                )
+
+
 def create_item(
     *,
     values: dict[str, Any],
@@ -87,37 +144,11 @@ def create_item(
     audit_data: dict | None = None,
 ) -> MemoryItem:
     """Insert a new item with its first version and audit event."""
-    ensure_storable(values.get("content"))  # the last line, before anything is written
-    # No savepoint: a failed insert has nothing to salvage, so it fails the caller's
-    # transaction too (two fewer round trips per write through the gate).
-    with transaction.atomic(savepoint=False):
-        item = MemoryItem(**values)
-        item.last_access_at = item.last_access_at or timezone.now()
-        if not item.text:
-            item.text = render_text(item.content)
-        item.content_hash = item.content_hash or content_hash(item.content)
-        refresh_archive_due_at(item)
-        # The item, its first version and its event in one statement (one round trip).
-        record(
-            actor=actor,
-            action=action,
-            target=item,
-            tenant=item.tenant_id,
-            scope=item.scope_id,
-            data={"status": item.status, **(audit_data or {})},
-            with_rows=(
-                item,
-                version_of(item=item, change=action, actor=actor, reference=reference),
-            ),
-        )
-        if item.embedding:  # its row in the vector index (one INSERT; none without pgvector)
-            store_vector(
-                item_id=item.pk,
-                scope_id=item.scope_id,
-                model=item.embedding_model,
-                embedding=item.embedding,
-            )
-    return item
+    rows = new_item_rows(
+        values=values, actor=actor, action=action, reference=reference, audit_data=audit_data
+    )
+    store_items([rows])
+    return rows.item
 
 
 def update_item(
@@ -165,7 +196,7 @@ def update_item(
                 model=item.embedding_model,
                 embedding=item.embedding,
             )
-        snapshot_version(item=item, change=action, actor=actor, reference=reference)
+        # The new version row goes in the audit event's statement (one round trip).
         record(
             actor=actor,
             action=action,
@@ -173,6 +204,7 @@ def update_item(
             tenant=item.tenant_id,
             scope=item.scope_id,
             data={"fields": sorted(changes), "version": item.version, **(audit_data or {})},
+            with_rows=(version_of(item=item, change=action, actor=actor, reference=reference),),
         )
     return item
 
