@@ -107,9 +107,11 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def ensure_data(total: int) -> None:
-    """Migrate, generate the two measured scopes and fill the table up to `total`, once."""
+def ensure_data(total: int, *, embedded: bool = True) -> None:
+    """Migrate, generate the two measured scopes and fill the table up to `total`, once
+    (`embedded`: every item with a 384-dimension embedding, for the hybrid figures)."""
     call_command("migrate", verbosity=0)
+    model = EMBEDDING_MODEL if embedded else ""
     for prefix, count, _ in SCOPES.values():
         if not Tenant.objects.filter(slug=f"{prefix}-000").exists():
             call_command(
@@ -119,7 +121,7 @@ def ensure_data(total: int) -> None:
                 scopes=1,
                 tenant_prefix=prefix,
                 seed=count,
-                embedding_model=EMBEDDING_MODEL,
+                embedding_model=model,
                 index_strategy="rebuild",
             )
     existing = MemoryItem.objects.count()
@@ -130,7 +132,7 @@ def ensure_data(total: int) -> None:
             tenants=5,
             scopes=200,
             seed=13,
-            embedding_model=EMBEDDING_MODEL,
+            embedding_model=model,
             index_strategy="rebuild",
         )
     with connection.cursor() as cursor:
@@ -295,11 +297,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=400, help="Recalls per scope.")
     parser.add_argument("--total", type=int, default=1_000_000, help="Items in the table.")
+    parser.add_argument(
+        "--embeddings",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="generate embeddings and measure hybrid recall too (--no-embeddings: lexical "
+        "recall on the plain data set of issue 4, comparable with older code)",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("bench_recall needs PostgreSQL (set DATABASE_URL).")
 
-    ensure_data(args.total)
+    ensure_data(args.total, embedded=args.embeddings)
     user = agent_user()
     planted_id = plant_unworded_memory(user)
     enqueued: list[int] = []
@@ -317,7 +326,7 @@ def main() -> None:
     results = []
     for name, (prefix, count, target) in SCOPES.items():
         for hybrid in (False, True):
-            if hybrid and not vector_search_available():
+            if hybrid and not (args.embeddings and vector_search_available()):
                 continue
             latencies, cpu_costs, answered = measure(
                 user, f"{prefix}-000", args.iterations, hybrid=hybrid
@@ -336,7 +345,7 @@ def main() -> None:
                 suffix = "" if label == "wall" else "_oncpu"
                 results.append((f"{kind}{name}{suffix}", p50, p95, p99, goal))
     rank_of_planted = None
-    if vector_search_available():
+    if args.embeddings and vector_search_available():
         rank_of_planted = planted_rank(user, planted_id)
         print(f"\nplanted memory sharing no word with {PLANTED_QUESTION!r}: rank {rank_of_planted}")
         for name, (prefix, _, _) in SCOPES.items():

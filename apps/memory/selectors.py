@@ -75,12 +75,12 @@ _PLACEHOLDER_USER_ID = -0x4D43  # never a real primary key
 
 
 @cache
-def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
-    """The scope with its tenant, if the user may write there: compiled once per process
+def _granted_scope_query(perm: Perm, *, global_access: bool) -> PrecompiledQuery:
+    """The scope with its tenant, if the user holds `perm` there: compiled once per process
     from the one grant filter (scopes_visible_to), so the rule is unchanged."""
     user = get_user_model()(pk=_PLACEHOLDER_USER_ID, is_active=True, is_superuser=global_access)
     note_admin_membership(user, global_access)  # has_global_access() asks no query
-    queryset = scopes_visible_to(user, Perm.WRITE_MEMORIES).filter(
+    queryset = scopes_visible_to(user, perm).filter(
         tenant__slug=Parameter("slug"),
         kind=Parameter("kind"),
         external_id=Parameter("external_id"),
@@ -95,9 +95,24 @@ def _writable_scope_query(*, global_access: bool) -> PrecompiledQuery:
 def find_writable_scope(*, actor, tenant_slug: str, kind: str, external_id: str) -> Scope | None:
     """The existing scope `kind:external_id` of the tenant, with its tenant loaded, if the
     actor may write there (one query); None when it is missing or not writable."""
+    return find_granted_scope(
+        actor=actor,
+        perm=Perm.WRITE_MEMORIES,
+        tenant_slug=tenant_slug,
+        kind=kind,
+        external_id=external_id,
+    )
+
+
+def find_granted_scope(
+    *, actor, perm: Perm, tenant_slug: str, kind: str, external_id: str
+) -> Scope | None:
+    """The existing scope `kind:external_id` of the tenant, with its tenant loaded, if the
+    actor holds `perm` there (one precompiled query: recall and remember run it on every
+    call); None when it is missing or not granted."""
     if actor is None or not actor.is_authenticated or not actor.is_active:
         return None
-    query = _writable_scope_query(global_access=has_global_access(actor))
+    query = _granted_scope_query(perm, global_access=has_global_access(actor))
     found = query.first(slug=tenant_slug, kind=kind, external_id=external_id, user_id=actor.pk)
     if found is None:
         return None

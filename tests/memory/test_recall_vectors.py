@@ -5,6 +5,7 @@ from array import array
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from apps.core.models import JobOutcome, JobRun, JobTrigger
 from apps.memory import vectors as vectors_module
@@ -302,3 +303,23 @@ def test_the_nightly_job_indexes_scopes_that_have_grown_large_and_records_its_ru
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f"DROP INDEX IF EXISTS {SCOPE_INDEX_PREFIX}{scope_a.pk:d}")
+
+
+def test_hybrid_recall_runs_a_fixed_number_of_queries(operator_a, scope_a, vector_path):
+    for n in range(30):
+        remember(scope_a, f"note {n} about the garden")
+    remember(scope_a, ANSWER, vector=embed("garden"))
+    with CaptureQueriesContext(connection) as queries:
+        hits = recall(operator_a, scope_a, "garden", top_k=20)
+        [hit.item.scope.key for hit in hits]  # scope and tenant come preloaded
+    statements = [query["sql"] for query in queries.captured_queries]
+    # Candidates are never loaded as model instances one by one: one statement per step
+    # (admin-group check, scope through the grants, lexical candidates, vector search,
+    # the hits in full), plus transaction control and, on pgvector, the search settings.
+    # Admin-group check, scope through the grants, the planning setting, lexical
+    # candidates, then pgvector's search settings, the search and (inside this test's
+    # transaction) their reset, or the fallback's embeddings and nearest rows; the hits in
+    # full. Never a statement per candidate.
+    searches = [sql for sql in statements if not sql.startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(searches) == (8 if vector_path == "pgvector" else 7), statements
+    assert len(hits) == 20 and hits[0].item.text == ANSWER

@@ -45,7 +45,12 @@ from django.utils import timezone
 
 from apps.core.errors import ServiceError
 from apps.memory.models import MemoryItem
-from apps.memory.recall.candidates import CANDIDATE_LIMIT, SCAN_LIMIT, select_candidates
+from apps.memory.recall.candidates import (
+    CANDIDATE_LIMIT,
+    SCAN_LIMIT,
+    Candidate,
+    select_candidates,
+)
 from apps.memory.recall.query import MAX_PATTERNS, QueryTerm, lexical_similarity, query_terms
 from apps.memory.recall.ranking import (
     RECENCY_HALF_LIFE_DAYS,
@@ -56,7 +61,7 @@ from apps.memory.recall.ranking import (
     recency,
 )
 from apps.memory.recall.vectors import VECTOR_LIMIT, VectorMatches, nearest_items
-from apps.memory.selectors import scopes_visible_to, user_has_perm_on
+from apps.memory.selectors import find_granted_scope, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
@@ -68,6 +73,7 @@ __all__ = [
     "RECENCY_HALF_LIFE_DAYS",
     "SCAN_LIMIT",
     "VECTOR_LIMIT",
+    "Candidate",
     "QueryTerm",
     "RecallHit",
     "ScopeNotFound",
@@ -103,9 +109,13 @@ def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope 
     kind, separator, external_id = (scope_key or "").partition(":")
     if not separator or not external_id:
         raise ScopeNotFound(scope_key)
-    scopes = scopes_visible_to(actor, Perm.VIEW_MEMORIES).select_related("tenant")
-    tenant_filter = {"tenant": tenant} if isinstance(tenant, Tenant) else {"tenant__slug": tenant}
-    scope = scopes.filter(kind=kind, external_id=external_id, **tenant_filter).first()
+    scope = find_granted_scope(
+        actor=actor,
+        perm=Perm.VIEW_MEMORIES,
+        tenant_slug=tenant.slug if isinstance(tenant, Tenant) else tenant,
+        kind=kind,
+        external_id=external_id,
+    )
     if scope is not None:
         return scope
     owner = tenant if isinstance(tenant, Tenant) else Tenant.objects.filter(slug=tenant).first()
@@ -131,7 +141,7 @@ def recall_memories(
     embedding_model: str = "",
     min_score: float = 0.0,
     pad: bool = False,
-) -> list["RecallHit"]:
+) -> list[RecallHit[MemoryItem]]:
     """The top_k memories of one scope for a query, each with its score components.
 
     Lexical and vector candidates are fused by reciprocal rank, then ranked; hits scoring
@@ -173,19 +183,21 @@ def recall_memories(
         by_pk.update((item.pk, item) for item, _ in matches.nearest)
         fused = fuse([item.pk for item, _ in matches.nearest], [item.pk for item in lexical])
         candidates = [by_pk[pk] for pk in fused[:CANDIDATE_LIMIT]]
-    hits = rank(candidates, tenant=scope.tenant, terms=terms, now=now, cosines=cosines)
-    hits = [
+    ranked = rank(candidates, tenant=scope.tenant, terms=terms, now=now, cosines=cosines)
+    kept = [
         hit
-        for hit in hits
+        for hit in ranked
         if hit.score >= min_score and (pad or hit.similarity_source != "padding")
     ][:top_k]
-    hits = load_hit_items(hits, scope=scope)
+    hits = load_hit_items(kept, scope=scope)
     if hits:
         enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)
     return hits
 
 
-def load_hit_items(hits: Sequence[RecallHit], *, scope: Scope) -> list[RecallHit]:
+def load_hit_items(
+    hits: Sequence[RecallHit[Candidate]], *, scope: Scope
+) -> list[RecallHit[MemoryItem]]:
     """Swap the lightweight candidates of the final hits for fully loaded items (one query)."""
     if not hits:
         return []
@@ -201,7 +213,7 @@ def load_hit_items(hits: Sequence[RecallHit], *, scope: Scope) -> list[RecallHit
 
 
 def enqueue_access_recording(
-    *, hits: Sequence[RecallHit], scope: Scope, actor: Any, accessed_at: datetime
+    *, hits: Sequence[RecallHit[MemoryItem]], scope: Scope, actor: Any, accessed_at: datetime
 ) -> None:
     """Record the hits' accesses after the surrounding transaction commits, in one task
     (kept in the database instead while the broker is down: send_recall_accesses)."""

@@ -8,7 +8,9 @@ most important, most recently used items top the list up, so recall still answer
 """
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -24,10 +26,44 @@ CANDIDATE_LIMIT = 200
 SCAN_LIMIT = 1000
 # Candidates load only what ranking reads; the top_k hits are then loaded in full
 # (minus the sealed content and the embedding, which answers never carry).
-RANKING_FIELDS = (
-    "id", "tenant_id", "scope_id", "text", "importance", "half_life_days", "last_access_at",
-    "embedding_model",
-)  # fmt: skip
+RANKING_FIELDS = ("id", "text", "importance", "half_life_days", "last_access_at")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """What ranking reads of a memory: candidates are hundreds per recall, and building
+    a model instance for each cost more client CPU than the rest of recall."""
+
+    pk: Any
+    text: str
+    importance: float
+    half_life_days: float
+    last_access_at: datetime
+
+
+@cache
+def _column_converters(alias: str) -> dict[int, tuple[list, Any]]:
+    """The ORM's converters for RANKING_FIELDS' columns on that database (none on
+    PostgreSQL; text to UUID and datetime on SQLite), found once per process."""
+    compiler = MemoryItem.objects.values_list(*RANKING_FIELDS).query.get_compiler(alias)
+    compiler.as_sql()
+    return compiler.get_converters([column for column, _, _ in compiler.select])
+
+
+def candidates_from_rows(rows: Iterable[Sequence[Any]]) -> list[Candidate]:
+    """Candidates from rows whose first columns are RANKING_FIELDS (the rest ignored)."""
+    width = len(RANKING_FIELDS)
+    converters = _column_converters(connection.alias)
+    if not converters:
+        return [Candidate(*row[:width]) for row in rows]
+    candidates = []
+    for row in rows:
+        values = list(row[:width])
+        for index, (functions, expression) in converters.items():
+            for convert in functions:
+                values[index] = convert(values[index], expression, connection)
+        candidates.append(Candidate(*values))
+    return candidates
 
 
 def recallable(scope: Scope, now: datetime, memory_types, categories):
@@ -112,15 +148,13 @@ def select_candidates(
     categories: Iterable[int] | None = None,
     minimum: int = 10,
     top_up: bool = True,
-) -> list[MemoryItem]:
+) -> list[Candidate]:
     """Active, unexpired items of the scope that contain a query term (most terms first),
     topped up (with `top_up`) by the scope's most important recent items when fewer than
-    `minimum`.
-
-    Candidates carry only the columns ranking reads; the rest are deferred.
+    `minimum`; as Candidates (the columns ranking reads).
     """
     with planned_for_each_call():
-        candidates = _select_candidates(
+        return _select_candidates(
             scope=scope,
             terms=terms,
             now=now,
@@ -129,10 +163,6 @@ def select_candidates(
             minimum=minimum,
             top_up=top_up,
         )
-    for item in candidates:  # every candidate shares the scope: no query per row later
-        item.scope = scope
-        item.tenant = scope.tenant
-    return candidates
 
 
 def _select_candidates(
@@ -144,8 +174,8 @@ def _select_candidates(
     categories: list[int],
     minimum: int,
     top_up: bool,
-) -> list[MemoryItem]:
-    candidates: list[MemoryItem] = []
+) -> list[Candidate]:
+    candidates: list[Candidate] = []
     passes = [sql_patterns(terms)]
     if any(term.is_cjk and len(term.pattern) > 2 for term in terms):
         # A long CJK query may share only a word with the memory ("北京的天气" and
@@ -161,15 +191,19 @@ def _select_candidates(
             memory_types=memory_types,
             categories=categories,
         )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
         seen = {item.pk for item in candidates}
-        candidates += [item for item in MemoryItem.objects.raw(sql, params) if item.pk not in seen]
+        candidates += [item for item in candidates_from_rows(rows) if item.pk not in seen]
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
     if top_up and missing > 0:
         items = recallable(scope, now, memory_types, categories)
         found = [item.pk for item in candidates]
-        candidates += list(
-            items.only(*RANKING_FIELDS)
-            .exclude(pk__in=found)
-            .order_by("-importance", "-last_access_at")[:missing]
-        )
+        candidates += [
+            Candidate(*row)
+            for row in items.exclude(pk__in=found)
+            .order_by("-importance", "-last_access_at")
+            .values_list(*RANKING_FIELDS)[:missing]
+        ]
     return candidates

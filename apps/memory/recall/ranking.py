@@ -11,9 +11,10 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from apps.memory.models import MemoryItem
+from apps.memory.recall.candidates import Candidate
 from apps.memory.recall.query import QueryTerm, lexical_similarity
 from apps.memory.scoring import effective_score
 from apps.tenancy.models import Tenant
@@ -34,11 +35,15 @@ def fuse(*rankings: Sequence[Any], k: int = RRF_K) -> list[Any]:
     return sorted(fused, key=lambda key: -fused[key])
 
 
-@dataclass(frozen=True)
-class RecallHit:
-    """One recalled memory, its final score and the components the score is made of."""
+Item = TypeVar("Item", Candidate, MemoryItem)
 
-    item: MemoryItem
+
+@dataclass(frozen=True)
+class RecallHit(Generic[Item]):
+    """One recalled memory, its final score and the components the score is made of
+    (while ranking, the memory is a Candidate; recall's answers carry the MemoryItem)."""
+
+    item: Item
     score: float
     similarity: float
     recency: float
@@ -75,13 +80,13 @@ def recency(*, last_access_at: datetime, now: datetime) -> float:
 
 
 def rank(
-    candidates: Iterable[MemoryItem],
+    candidates: Iterable[Candidate],
     *,
     tenant: Tenant,
     terms: Sequence[QueryTerm],
     now: datetime,
     cosines: Mapping[Any, float] | None = None,
-) -> list[RecallHit]:
+) -> list[RecallHit[Candidate]]:
     """Score candidates α·similarity + β·recency + γ·S(t), best first.
 
     `cosines` holds the embedding similarities the vector path computed, by item pk

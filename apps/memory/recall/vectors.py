@@ -31,7 +31,13 @@ from typing import Any
 from django.db import connection, transaction
 
 from apps.memory.models import MemoryItem
-from apps.memory.recall.candidates import RANKING_FIELDS, recallable, recallable_filters
+from apps.memory.recall.candidates import (
+    RANKING_FIELDS,
+    Candidate,
+    candidates_from_rows,
+    recallable,
+    recallable_filters,
+)
 from apps.memory.recall.ranking import cosine_similarity
 from apps.memory.vectors import (
     INDEXED_DIMENSIONS,
@@ -54,7 +60,6 @@ WALK_MIN_SHARE = 0.10
 # a walk of a small graph full of duplicates may miss the nearest.
 EXACT_SCOPE_ROWS = 2_000
 _FALLBACK_CHUNK = 2_000
-_RANKING_ATTNAMES = [MemoryItem._meta.get_field(name).attname for name in RANKING_FIELDS]
 # Decides walk or exact (prepare_search's rule) and sets the search's settings.
 _SEARCH_SETUP_SQL = (
     "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
@@ -82,7 +87,7 @@ class VectorMatches:
     """The nearest items (nearest first, each with its cosine similarity) and the cosine
     of every item the search saw that was asked about (`also`) or is among the nearest."""
 
-    nearest: list[tuple[MemoryItem, float]]
+    nearest: list[tuple[Candidate, float]]
     cosines: dict[Any, float]
 
 
@@ -99,15 +104,11 @@ def nearest_items(
 ) -> VectorMatches:
     """The scope's recallable items embedded by `embedding_model`, nearest first, with
     their cosine similarity to the query, plus the cosine of the items `also` names (the
-    lexical candidates), so ranking never decodes an embedding (items carry
-    RANKING_FIELDS only)."""
+    lexical candidates), so ranking never decodes an embedding."""
     search = _nearest_in_index if vector_search_available() else _nearest_exact
-    matches = search(
+    return search(
         scope, now, list(query_embedding), embedding_model, memory_types, categories, limit, also
     )
-    for item, _ in matches.nearest:
-        item.scope, item.tenant = scope, scope.tenant
-    return matches
 
 
 def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -> bool:
@@ -221,13 +222,10 @@ def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit
                     "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
                 )
     cosines = {row[0]: _similarity(row[-2]) for row in rows}
+    nearest_rows = [row for row in rows if row[-1]]
     # relaxed_order may return neighbours slightly out of order: sort them.
     nearest = sorted(
-        (
-            (MemoryItem.from_db(connection.alias, _RANKING_ATTNAMES, row[:-2]), cosines[row[0]])
-            for row in rows
-            if row[-1]
-        ),
+        ((item, cosines[item.pk]) for item in candidates_from_rows(nearest_rows)),
         key=lambda pair: -pair[1],
     )
     return VectorMatches(nearest=nearest, cosines=cosines)
@@ -247,7 +245,8 @@ def _nearest_exact(scope, now, vector, model, memory_types, categories, limit, a
             if pk in wanted:
                 cosines[pk] = similarity
     best = heapq.nlargest(limit, scored)
-    loaded = MemoryItem.objects.only(*RANKING_FIELDS).in_bulk([pk for _, pk in best])
+    rows = MemoryItem.objects.filter(pk__in=[pk for _, pk in best]).values_list(*RANKING_FIELDS)
+    loaded = {item.pk: item for item in (Candidate(*row) for row in rows)}
     nearest = [(loaded[pk], similarity) for similarity, pk in best if pk in loaded]
     cosines.update((item.pk, similarity) for item, similarity in nearest)
     return VectorMatches(nearest=nearest, cosines=cosines)
