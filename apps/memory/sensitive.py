@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 
 class Kind:
@@ -253,6 +254,7 @@ _SECRET_FIELDS = (
 )
 
 
+@lru_cache(maxsize=4096)  # content field names repeat from write to write
 def secret_field_kind(name: str) -> str | None:
     """The kind of credential a JSON field holds, judged by its name, or None."""
     for kind, pattern in _SECRET_FIELDS:
@@ -273,10 +275,36 @@ DETECTORS: tuple[Callable[[str], Iterator[Finding]], ...] = (
 )
 
 
+# What each detector's matches always contain, searched once before running it: most
+# strings (a reference number, a source like "mem0@0.1") hold few of them, and one failed
+# search costs far less than a detector's patterns. Each is implied by the detector's
+# own patterns, so skipping a detector whose prerequisite is absent loses no finding
+# (tests/memory/test_sensitive.py checks every finding against its prerequisite).
+PREREQUISITES: dict[Callable[[str], Iterator[Finding]], re.Pattern[str]] = {
+    find_api_keys: re.compile(
+        r"AKIA|ASIA|gh[pousr]_|github_pat_|sk-|AIza|xox[abposr]-|-----BEGIN "
+    ),
+    # Same case folding as the "password" labels.
+    find_passwords: re.compile(r"(?i:pass|pwd)|密码|口令"),
+    find_cn_id_numbers: re.compile(r"[1-8][0-9]{16}"),
+    # 13 digits, single spaces or dashes between groups.
+    find_card_numbers: re.compile(r"[0-9](?:[ -]?[0-9]){12}"),
+    find_us_ssns: re.compile(r"[0-9]{3}[- ][0-9]{2}[- ][0-9]{4}"),
+    find_emails: re.compile("@"),
+    # E.164's first seven digits, a Chinese mobile, a US exchange and line number.
+    find_phone_numbers: re.compile(
+        r"\+[1-9](?:[ -]?[0-9]){6}|1[3-9][0-9](?:[ -]?[0-9]{4}){2}|[2-9][0-9]{2}[.-][0-9]{4}"
+    ),
+}
+_SCREENS = tuple((detector, PREREQUISITES[detector].search) for detector in DETECTORS)
+
+
 def find_sensitive(text: str) -> list[Finding]:
     """All findings in `text`, non-overlapping, in text order."""
     accepted: list[Finding] = []
-    for detector in DETECTORS:
+    for detector, may_match in _SCREENS:
+        if may_match(text) is None:
+            continue
         for finding in detector(text):
             if not any(f.start < finding.end and finding.start < f.end for f in accepted):
                 accepted.append(finding)

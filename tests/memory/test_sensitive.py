@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from apps.memory.sensitive import (
+    PREREQUISITES,
     Kind,
     cn_id_valid,
     find_sensitive,
@@ -264,3 +265,49 @@ def test_overlapping_findings_keep_the_stronger_kind():
 def test_redaction_replaces_each_finding_with_its_kind():
     text = "Email jane@example.com, card 4111111111111111."
     assert redact(text) == "Email [REDACTED:email], card [REDACTED:card_number]."
+
+
+# --- prerequisites: the search that lets find_sensitive skip a detector ---------------------
+
+_FRAGMENTS = [
+    *"0123456789",
+    *" -.+()@:=\n",
+    "a", "X", "user", "example.com", "4111", "138", "86", "415", "555",
+    "AKIA", "ASIA", "ABCDEFGHIJKLMNOP", "sk-", "ant-", "AIza", "xoxb-", "ghp_", "github_pat_",
+    "abcdefghijklmnopqrstuvwxyz0123456789", "-----BEGIN ", "RSA ", "PRIVATE KEY-----",
+    "-----END ", "password", "PASS", "paſs", "Pwd", "密码", "口令", "是", "为", "hunter2", "。",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=40).map("".join))
+def test_every_finding_contains_its_detectors_prerequisite(text):
+    for detector, prerequisite in PREREQUISITES.items():
+        if any(True for _ in detector(text)):
+            assert prerequisite.search(text), (detector.__name__, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My card is 4111 1111 1111 1111, expiry 12/27.",
+        "amex 3782 822463 10005",
+        "银联卡号6212261202011584340，请记住",
+        "身份证号11010519491231002X",
+        "SSN 123-45-6789 or 123 45 6789",
+        "mail ada.lovelace+memo@example.co.uk",
+        "call +44 20 7946 0958",
+        "手机 86 138 0013 8000",
+        "office (415) 555-0132",
+        "desk 415.555.0132",
+        "AKIAIOSFODNN7EXAMPLE",
+        "sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+        "PASSWORD=hunter2",
+        "密码是hunter2",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+    ],
+)
+def test_prerequisites_hold_for_real_looking_secrets(text):
+    for detector, prerequisite in PREREQUISITES.items():
+        if any(True for _ in detector(text)):
+            assert prerequisite.search(text), detector.__name__
+    assert find_sensitive(text)

@@ -176,6 +176,39 @@ def test_contradiction_of_trusted_memory_fires_only_for_a_different_value(scope)
     )
 
 
+def test_contradiction_query_agrees_with_the_equivalent_queryset(scope, tenant_a, settings):
+    """The hand-written contradiction query finds what the ORM finds: same scope and key,
+    active, recalled at least TRUSTED_ACCESS_COUNT times, another content hash."""
+    settings.MEMORY_CONSOLE_BEHAVIOUR_TRUSTED_ACCESS_COUNT = 5
+    other_scope = ScopeFactory(tenant=tenant_a)
+    for target, key, status, count, text in [
+        (scope, "city", MemoryStatus.ACTIVE, 5, "Paris"),
+        (scope, "city", MemoryStatus.ACTIVE, 4, "Lyon"),
+        (scope, "city", MemoryStatus.ARCHIVED, 9, "Nice"),
+        (scope, "pet", MemoryStatus.ACTIVE, 9, "cat"),
+        (other_scope, "city", MemoryStatus.ACTIVE, 9, "Rome"),
+    ]:
+        content = {"text": text}
+        MemoryItemFactory(
+            scope=target, key=key, status=status, access_count=count, content=content,
+            content_hash=content_hash(content),
+        )  # fmt: skip
+    for target in (scope, other_scope):
+        for key in ("city", "pet", "name"):
+            for text in ("Paris", "Lyon", "Rome", "cat", "Berlin"):
+                written = content_hash({"text": text})
+                expected = (
+                    MemoryItem.objects.filter(
+                        scope_id=target.pk, key=key, status=MemoryStatus.ACTIVE,
+                        access_count__gte=5,
+                    )
+                    .exclude(content_hash=written)
+                    .exists()
+                )  # fmt: skip
+                found = contradiction_finding(scope_id=target.pk, key=key, content_hash=written)
+                assert (found is not None) == expected, (target, key, text)
+
+
 def test_a_scope_not_yet_created_has_nothing_to_contradict_and_costs_no_query(
     db,
     django_assert_num_queries,

@@ -124,7 +124,9 @@ class LinearModel:
         firsts = self.bigram_firsts
         if firsts:
             grams.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
-        return grams.intersection(self.word_weights)
+        # Membership tests over the few grams: `set.intersection(dict)` walks the whole
+        # vocabulary on every text.
+        return {gram for gram in grams if gram in self.word_weights}
 
     def features(self, folded: str) -> Features:
         """The vocabulary's distinct character n-grams (as indices) and word n-grams
