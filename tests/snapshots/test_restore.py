@@ -106,6 +106,24 @@ def test_restoring_twice_finds_duplicates_and_adds_nothing(populated, tenant_b):
     assert MemoryItem.objects.filter(tenant=tenant_b).count() == 7
 
 
+def test_a_duplicate_is_the_same_memory_as_the_gate_sees_it_not_the_same_content(
+    tenant_a, tenant_b
+):
+    """Content alone does not make a duplicate: the same value under another key (or type,
+    or category) is another memory, as remember's dedupe decides."""
+    write(tenant_a, "user:u_1", {"value": "green"}, key="favourite.colour")
+    write(tenant_a, "user:u_1", {"value": "green"}, key="car.colour")
+    write(tenant_b, "user:u_1", {"value": "green"}, key="favourite.colour")
+    report = _restore(package_bytes(tenant_a), tenant_b, dry_run=True).report
+    assert (report["totals"]["new"], report["totals"]["duplicate"]) == (1, 1)
+    result = _restore(package_bytes(tenant_a), tenant_b)
+    assert sorted(MemoryItem.objects.filter(tenant=tenant_b).values_list("key", flat=True)) == [
+        "car.colour",
+        "favourite.colour",
+    ]
+    assert result.outcome["inserted"] == 1
+
+
 @pytest.mark.parametrize(
     ("choice", "inserted", "pending", "conflicts"),
     [("skip", 0, 0, 0), ("keep_both", 1, 0, 0), ("review", 1, 1, 1)],

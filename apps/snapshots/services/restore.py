@@ -192,15 +192,22 @@ def stage_package(
 
 _ITEMS = MemoryItem._meta.db_table
 _S, _SC = staging.STAGING, staging.SCOPES
+# A duplicate is the gate's own notion of the same memory (apps.memory.gate.stages.identity_of):
+# the same content under the same key, type and category; in any status, so that restoring
+# one package twice adds nothing even where an item was archived since.
 _DUPLICATE_OF_EXISTING = f"""
     UPDATE {_S} SET outcome = 'duplicate' WHERE EXISTS (
         SELECT 1 FROM {_SC} sc JOIN {_ITEMS} m ON m.scope_id = sc.scope_id
-        WHERE sc.scope_no = {_S}.scope_no AND m.content_hash = {_S}.content_hash)
+        WHERE sc.scope_no = {_S}.scope_no AND m.content_hash = {_S}.content_hash
+        AND m.key = {_S}.key AND m.memory_type = {_S}.memory_type
+        AND m.category = {_S}.category)
 """  # noqa: S608 - table names only
 _DUPLICATE_IN_PACKAGE = f"""
     UPDATE {_S} SET outcome = 'duplicate' WHERE outcome = 'new' AND seq IN (
         SELECT seq FROM (
-            SELECT seq, ROW_NUMBER() OVER (PARTITION BY scope_no, content_hash ORDER BY seq) AS n
+            SELECT seq, ROW_NUMBER() OVER (
+                PARTITION BY scope_no, content_hash, key, memory_type, category ORDER BY seq
+            ) AS n
             FROM {_S} WHERE outcome = 'new') ranked
         WHERE n > 1)
 """  # noqa: S608
@@ -214,7 +221,7 @@ _CONFLICTING = f"""
 
 
 def classify() -> None:
-    """Mark staged rows duplicate (the scope holds the content already, or the package
+    """Mark staged rows duplicate (the scope holds the same memory already, or the package
     holds it twice) or conflicting (an active item of the scope has another value for
     the key); the rest stay new."""
     active = str(MemoryStatus.ACTIVE)
