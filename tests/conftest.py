@@ -12,6 +12,9 @@ from apps.access.roles import Role
 from apps.access.services import grant_role
 from tests.factories import TenantFactory, UserFactory
 
+# Agents' API keys and clients of tenants A and B, for every app's API tests.
+from tests.memory.api_helpers import agent_a_key, agent_b_key, api_a, api_b  # noqa: F401
+
 
 @pytest.fixture
 def tenant_a(db):

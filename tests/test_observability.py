@@ -1,10 +1,9 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Prometheus metrics at /metrics, restricted; Sentry only with a DSN (issue 12 point 7)."""
 
 import pytest
 from django.test import Client, override_settings
 
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Request ids validated, service-account names validated, no-op PATCHes keep the
 version, and logs without query strings, with request id and actor (issue 12 point 6)."""
 
@@ -13,7 +12,7 @@ from apps.access.api_keys import InvalidUsername, create_api_key
 from apps.audit.models import AuditEvent
 from apps.memory.models import MemoryVersion
 from memory_console.logging import DropQueryStrings, JsonFormatter, RequestFieldsFilter
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from apps.quarantine.models import EntryStatus
 from apps.quarantine.services import edit_and_release
 from tests.conflicts.factories import ConflictFactory
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
+from tests.memory.api_helpers import remember_body
 from tests.quarantine.factories import QuarantineEntryFactory
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_typed_content_is_refused_when_it_decodes_to_nul_or_nan(text):
 
 
 @pytest.mark.parametrize("content", UNSTORABLE.values(), ids=UNSTORABLE.keys())
-def test_remember_api_answers_400_for_nul_and_writes_nothing(api_a, content):  # noqa: F811
+def test_remember_api_answers_400_for_nul_and_writes_nothing(api_a, content):
     response = api_a.post("/api/v1/memories/", remember_body(content=content), format="json")
     assert response.status_code == 400, response.content
     assert "content" in response.json()["error"]["fields"]
@@ -75,7 +75,7 @@ def item_a(tenant_a):
 
 
 @pytest.mark.parametrize("content", UNSTORABLE.values(), ids=UNSTORABLE.keys())
-def test_patch_api_answers_400_for_nul_and_keeps_the_item(api_a, item_a, content):  # noqa: F811
+def test_patch_api_answers_400_for_nul_and_keeps_the_item(api_a, item_a, content):
     before = item_a.content
     response = api_a.patch(
         f"/api/v1/memories/{item_a.public_id}/", {"version": 1, "content": content}, format="json"
@@ -86,7 +86,7 @@ def test_patch_api_answers_400_for_nul_and_keeps_the_item(api_a, item_a, content
 
 
 @pytest.mark.parametrize("content", UNSTORABLE.values(), ids=UNSTORABLE.keys())
-def test_merge_api_answers_400_for_nul_and_merges_nothing(api_a, item_a, content):  # noqa: F811
+def test_merge_api_answers_400_for_nul_and_merges_nothing(api_a, item_a, content):
     other = MemoryItemFactory(scope=item_a.scope)
     response = api_a.post(
         "/api/v1/memories/merge/",

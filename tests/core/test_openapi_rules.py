@@ -12,7 +12,7 @@ import pytest
 import yaml
 from django.core.management import call_command
 
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
+from tests.memory.api_helpers import remember_body
 
 ERROR_REF = "#/components/schemas/Error"
 DECLARABLE_ERRORS = {"400", "401", "403", "404", "409", "412", "413", "422", "428", "429"}
@@ -137,7 +137,7 @@ def test_withheld_memories_fit_the_memory_schema(schema):
 
 
 @pytest.mark.django_db
-def test_real_errors_match_the_declared_error_document(schema, api_a):  # noqa: F811
+def test_real_errors_match_the_declared_error_document(schema, api_a):
     components = schema["components"]
     error_document = {**components["schemas"]["Error"], "components": components}
     validator = jsonschema.Draft202012Validator(error_document)

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Agent keys never read what the gate held back (issue 12 point 1, issue 18 point 1).
 
 Every endpoint that returns memory items answers an agent key with `{id, status}` only
@@ -10,11 +9,7 @@ from rest_framework.test import APIClient
 from apps.memory.models import MemoryStatus
 from tests.conflicts.factories import ConflictFactory
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    api_a,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

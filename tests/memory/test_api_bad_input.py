@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Every bad input the red team found answers a clear 4xx in the error shape, never 500
 (issue 12 point 3): deep JSON, chunked bodies over the limit, non-integer or huge ids,
 unbounded numeric filters."""
@@ -11,11 +10,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from apps.memory.api.limits import MAX_JSON_DEPTH, NestedTooDeeply, SizeLimitedJSONParser
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    api_a,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """`POST /api/v1/memories/batch/` and the gate's batch door, `remember_many` (issue 18
 point 4): every item through the gate, one answer per item, partial success explicit."""
 
@@ -14,13 +13,7 @@ from apps.privacy.models import DenylistEntry
 from apps.quarantine.models import QuarantineEntry
 from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    agent_b_key,
-    api_a,
-    api_b,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """HTTP conventions of the memory API (issue 18 point 6): an optional tenant for a
 one-tenant key, Location on 201, 428 / 412 / `If-Match: *`, and rate-limit headers."""
 
@@ -10,11 +9,7 @@ from rest_framework.test import APIClient
 from apps.access.roles import Role
 from apps.access.services import grant_role
 from apps.memory.models import MemoryItem
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    api_a,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Filtering the memory list (issue 18 point 2): every filter narrows, several combine,
 an unknown parameter is a 400 naming it, and the page costs the same few queries
 whatever the filters."""
@@ -11,11 +10,7 @@ from django.utils import timezone
 from apps.core.validation import MAX_METADATA_BYTES
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    api_a,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """`GET /api/v1/memories/{id}/versions/` (issue 18 point 4): who, when, why, newest first,
 keyset pages; an agent key never reads content the gate held back through history."""
 
@@ -11,13 +10,7 @@ from apps.audit.models import Action
 from apps.memory.models import MemoryStatus
 from apps.memory.services import forget_item, give_feedback, patch_item, update_item
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    agent_b_key,
-    api_a,
-    api_b,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

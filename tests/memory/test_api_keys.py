@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Keys as identities (issue 18 point 3): read and upsert a memory by its key, dedupe that
 tells keys apart, and Idempotency-Key on writes."""
 
@@ -12,13 +11,7 @@ from apps.memory.models import IdempotentRequest, MemoryItem, MemoryStatus
 from apps.memory.services.idempotency import CLAIM_LEASE, prune_idempotent_requests
 from apps.privacy.services.dependants import delete_dependants
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    agent_b_key,
-    api_a,
-    api_b,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

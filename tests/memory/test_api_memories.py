@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """`/api/v1/memories/` end to end: status codes, the error shape, pagination, and the
 tenant boundary for every endpoint."""
 
@@ -12,13 +11,7 @@ from apps.audit.models import Action, AuditEvent
 from apps.core.errors import RequestTooLarge
 from apps.memory.api.limits import SizeLimitedJSONParser
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    agent_b_key,
-    api_a,
-    api_b,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 from tests.remembering import remember
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """`GET /api/v1/scopes/` and `DELETE /api/v1/scopes/{scope}/` (issue 18 point 4): scopes
 you may read with their active counts (one grouped query per page), forgetting a scope
 set-based and audited."""
@@ -13,13 +12,6 @@ from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.services import forget_scope
 from apps.quarantine.models import EntryStatus
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    agent_b_key,
-    api_a,
-    api_b,
-    remember_body,
-)
 from tests.quarantine.factories import QuarantineEntryFactory
 
 pytestmark = pytest.mark.django_db

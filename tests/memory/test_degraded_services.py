@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Degrade, do not fail (issue 12 point 4): with the cache or the broker stopped, the API
 keeps answering at its normal speed; limits fall back to the process, recall accesses
 wait in the database and are applied later.
@@ -22,7 +21,6 @@ from apps.memory import tasks
 from apps.memory.models import MemoryItem, PendingAccess
 from memory_console.celery import app as celery_app
 from tests.factories import MemoryItemFactory, ScopeFactory
-from tests.memory.api_helpers import agent_a_key, api_a  # noqa: F401 (fixtures)
 
 pytestmark = [
     pytest.mark.django_db,

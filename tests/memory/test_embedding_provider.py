@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """The optional embedding provider (issue 18): an OpenAI-compatible /v1/embeddings endpoint,
 here a tiny local HTTP server answering with the deterministic test embedder."""
 
@@ -13,11 +12,7 @@ from django.db import connection
 from apps.memory.generation.embedding import embed
 from apps.memory.models import MemoryItem
 from apps.memory.vectors import TABLE, vector_search_available
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    api_a,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 MODEL = "local-trigram-384"

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """`POST /api/v1/recall/` end to end, and the sensitive-data stage through the real gate."""
 
 import pytest
@@ -8,13 +7,7 @@ from apps.audit.models import Action, AuditEvent
 from apps.memory import crypto
 from apps.memory.models import MemoryItem
 from apps.tenancy.models import SensitivePolicy
-from tests.memory.api_helpers import (  # noqa: F401 (fixtures)
-    agent_a_key,
-    agent_b_key,
-    api_a,
-    api_b,
-    remember_body,
-)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """The sensitive-data stage screens `key`, `source`, `run_id` and the scope id as it screens
 content (issue 12 point 5): refused or redacted per tenant policy, with a clear code."""
 
@@ -6,7 +5,7 @@ import pytest
 
 from apps.memory.models import MemoryItem
 from apps.tenancy.models import Scope, SensitivePolicy
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 

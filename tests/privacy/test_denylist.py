@@ -8,7 +8,7 @@ from apps.memory.models import MemoryItem
 from apps.privacy import services
 from apps.privacy.models import DenylistEntry
 from apps.privacy.selectors import is_denylisted
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401
+from tests.memory.api_helpers import remember_body
 from tests.privacy.factories import approved_request
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ MEMORIES = "/api/v1/memories/"
 
 
 @pytest.fixture
-def erased(tenant_a, officer, officer2, api_a):  # noqa: F811
+def erased(tenant_a, officer, officer2, api_a):
     api_a.post(MEMORIES, remember_body(scope="user:u_gone"), format="json")
     api_a.post(MEMORIES, remember_body(scope="session:s_gone", subject="u_gone"), format="json")
     request = approved_request(tenant=tenant_a, subject="u_gone", by=officer, second=officer2)
@@ -27,7 +27,7 @@ def erased(tenant_a, officer, officer2, api_a):  # noqa: F811
 
 def test_a_remember_for_an_erased_subject_is_refused_with_409_and_audited_anonymously(
     erased,
-    api_a,  # noqa: F811
+    api_a,
     tenant_a,
 ):
     for body in (
@@ -55,7 +55,7 @@ def test_is_denylisted_answers_for_subjects_and_scope_keys(erased, tenant_a, ten
 
 def test_an_admin_lifts_an_entry_with_a_reason_and_the_subject_may_be_written_again(
     erased,
-    api_a,  # noqa: F811
+    api_a,
     admin_user,
     officer,
 ):

@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (pytest fixtures imported from api_helpers are redefined as arguments)
 """Second line at recall time (issue 17, point 6): the gate stores flags on what it lets
 through, and each recall result carries the item's source kind and those flags."""
 
@@ -7,7 +6,7 @@ import pytest
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.quarantine.detectors import assess
 from apps.quarantine.gate import recall_flags
-from tests.memory.api_helpers import agent_a_key, api_a, remember_body  # noqa: F401 (fixtures)
+from tests.memory.api_helpers import remember_body
 
 pytestmark = pytest.mark.django_db
 
