@@ -180,17 +180,9 @@ def on_cpu_ns(pid: int | str) -> int:
         return int(stat.read().split()[0])
 
 
-def measure(
-    user, tenant_slug: str, iterations: int, *, hybrid: bool = False
-) -> tuple[list[float], list[float], float]:
-    """Wall-clock and on-CPU latencies (ms) of `iterations` recalls cycling through
-    QUERIES (with each query's embedding when `hybrid`), and the share answered.
-
-    On-CPU time is this process plus its PostgreSQL backend: what a recall costs when it
-    does not wait for a CPU, i.e. its latency on an otherwise idle machine (the data is
-    in shared buffers, so there is no disk wait to miss). The query embeddings are
-    computed before timing: the agent (or the provider) sends them.
-    """
+def recaller(user, tenant_slug: str, *, hybrid: bool):
+    """recall(query) on the scope as `user`; with each query's embedding, computed here
+    before any timing (the agent or its provider sends it), when `hybrid`."""
     embeddings = {query: embed(query) for query in QUERIES}
 
     def recall(query: str):
@@ -203,6 +195,21 @@ def measure(
             **(extra if hybrid else {}),
         )
 
+    return recall
+
+
+def measure(
+    user, tenant_slug: str, iterations: int, *, hybrid: bool = False
+) -> tuple[list[float], list[float], float]:
+    """Wall-clock and on-CPU latencies (ms) of `iterations` recalls cycling through
+    QUERIES (with each query's embedding when `hybrid`), and the share answered.
+
+    On-CPU time is this process plus its PostgreSQL backend: what a recall costs when it
+    does not wait for a CPU, i.e. its latency on an otherwise idle machine (the data is
+    in shared buffers, so there is no disk wait to miss). The query embeddings are
+    computed before timing: the agent (or the provider) sends them.
+    """
+    recall = recaller(user, tenant_slug, hybrid=hybrid)
     for query in QUERIES:  # warm-up: plans, caches, connection
         recall(query)
     with connection.cursor() as cursor:

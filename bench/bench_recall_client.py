@@ -20,37 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_recall import (
-    EMBEDDING_MODEL,
-    QUERIES,
-    SCOPE_KEY,
-    SCOPES,
-    agent_user,
-    percentile,
-)
+from bench_recall import QUERIES, SCOPES, agent_user, percentile, recaller
 from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.memory import tasks
-from apps.memory.generation.embedding import embed
-from apps.memory.recall import recall_memories
-
-
-def recaller(user, tenant_slug: str, *, hybrid: bool):
-    embeddings = {query: embed(query) for query in QUERIES}
-
-    def recall(query: str):
-        extra = {"query_embedding": embeddings[query], "embedding_model": EMBEDDING_MODEL}
-        return recall_memories(
-            actor=user,
-            tenant=tenant_slug,
-            scope_key=SCOPE_KEY,
-            query=query,
-            **(extra if hybrid else {}),
-        )
-
-    return recall
 
 
 def main() -> None:
