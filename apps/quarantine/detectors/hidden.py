@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from urllib.parse import unquote
 
 from apps.quarantine.detectors.base import Finding, Span
+from apps.quarantine.detectors.literals import LiteralTable
 from apps.quarantine.detectors.normalise import NormalisedText
 from apps.quarantine.detectors.patterns import Category
 
@@ -43,6 +44,15 @@ _REVERSED_CUES = (
     "erongi", "snoitcurtsni", "dragersid", "suoiverp", "tpmorp metsys", "drowssap",
     "no won morf",
 )  # fmt: skip
+# Both cue lists in the shared literal pass: (encoding, the cue's rank in its list, length).
+_SPELLING_CUES: LiteralTable[tuple[str, int, int]] = LiteralTable(
+    {
+        cue: (encoding, rank, len(cue))
+        for encoding, cues in (("rot13", _ROT13_CUES), ("reversed", _REVERSED_CUES))
+        for rank, cue in enumerate(cues)
+    },
+    shared=True,
+)
 _ASCII_RUN = re.compile(r"[ -~]{12,}")
 _TAG_RUN = re.compile(r"[\U000e0020-\U000e007e]{4,}")
 _SELECTOR_RUN = re.compile(r"[\ufe00-\ufe0f\U000e0100-\U000e01ef]{8,}")
@@ -169,13 +179,18 @@ class HiddenPayloadScanner:
                 decoded = _decode_selectors(match.group()) or ""
                 yield "variation-selector", match.start(), match.end(), decoded
         folded = normalised.text
-        for encoding, cues, decode in (
-            ("rot13", _ROT13_CUES, lambda s: codecs.decode(s, "rot13")),
-            ("reversed", _REVERSED_CUES, lambda s: s[::-1]),
+        # Per encoding, the first occurrence of the first cue of its list that occurs.
+        first_cue: dict[str, tuple[int, int]] = {}
+        for (encoding, rank, length), ends in _SPELLING_CUES.occurrences(folded):
+            found = (rank, ends[0] - length + 1)
+            first_cue[encoding] = min(first_cue.get(encoding, found), found)
+        for encoding, decode in (
+            ("rot13", lambda s: codecs.decode(s, "rot13")),
+            ("reversed", lambda s: s[::-1]),
         ):
-            cue = next((folded.find(c) for c in cues if c in folded), -1)
-            if cue < 0:
+            if encoding not in first_cue:
                 continue
+            cue = first_cue[encoding][1]
             for run in _ASCII_RUN.finditer(folded):
                 if run.start() <= cue < run.end():
                     start, end = normalised.to_original(run.start(), run.end())

@@ -107,9 +107,14 @@ class LinearModel:
         self.char_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("c:")}
         self.word_weights = {f[2:]: w for f, w in self.weights.items() if f.startswith("w:")}
         self.unigrams = frozenset(gram for gram in self.word_weights if " " not in gram)
-        self.bigram_firsts = frozenset(
-            gram.split(" ", 1)[0] for gram in self.word_weights if " " in gram
-        )
+        seconds: dict[str, set[str]] = {}
+        for gram in self.word_weights:
+            if " " in gram:
+                first, second = gram.split(" ", 1)
+                seconds.setdefault(first, set()).add(second)
+        # The vocabulary's bigrams by first word: a bigram string is built only when both
+        # of its words make one of them.
+        self.bigram_seconds = {first: frozenset(words) for first, words in seconds.items()}
         self.char_grams = list(self.char_weights)
         self.char_weight_array = np.array(
             [self.char_weights[gram] for gram in self.char_grams], dtype=np.float64
@@ -117,16 +122,14 @@ class LinearModel:
         self.char_table = CharNgramTable(self.char_grams)
 
     def _word_features(self, folded: str) -> set[str]:
-        """The vocabulary's word n-grams present (a bigram is built only after a word
-        that starts one)."""
+        """The vocabulary's word n-grams present (a bigram is built only when it is one)."""
         tokens = words(folded)
         grams = set(self.unigrams.intersection(tokens))
-        firsts = self.bigram_firsts
-        if firsts:
-            grams.update(f"{a} {b}" for a, b in pairwise(tokens) if a in firsts)
-        # Membership tests over the few grams: `set.intersection(dict)` walks the whole
-        # vocabulary on every text.
-        return {gram for gram in grams if gram in self.word_weights}
+        seconds = self.bigram_seconds
+        for first, second in pairwise(tokens):
+            if first in seconds and second in seconds[first]:
+                grams.add(f"{first} {second}")
+        return grams
 
     def features(self, folded: str) -> Features:
         """The vocabulary's distinct character n-grams (as indices) and word n-grams

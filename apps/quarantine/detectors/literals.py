@@ -56,8 +56,9 @@ class _Shared:
         """Per table, each distinct word of it found in `text` with its end offsets."""
         ends: dict[_Word, list[int]] = {}
         if not self.empty:
+            known = ends.get  # the hot loop: ~170 hits in a 1 KiB English text
             for end, word in self.automaton.iter(text):
-                found = ends.get(word)
+                found = known(word)
                 if found is None:
                     ends[word] = [end]
                 else:

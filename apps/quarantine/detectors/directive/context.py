@@ -124,14 +124,15 @@ class ContextCues:
         self.padded = " " + text  # so the space-keyed short words match at the start too
         self.covered: list[tuple[int, int]] = []
         self.found: dict[str, list[tuple[int, int]]] = {name: [] for name in _CONTEXT_PHRASES}
+        # The same spans as sets: ranges scanned one after the other may overlap.
+        self.known: dict[str, set[tuple[int, int]]] = {name: set() for name in _CONTEXT_PHRASES}
 
     def cover(self, low: int, high: int) -> None:
         """Find the cues starting in [low, high), unless an earlier scan covered it."""
         low, high = max(0, low), min(len(self.text), high)
         if low >= high or any(start <= low and high <= end for start, end in self.covered):
             return
-        text, length = self.text, len(self.text)
-        known = {name: set(spans) for name, spans in self.found.items()}
+        text, length, known = self.text, len(self.text), self.known
         for last, (size, skip, names) in _context_automaton().iter(self.padded, low, high + 1):
             start, end = last - size + skip, last  # offsets in `text`
             if start < low:

@@ -49,17 +49,7 @@ class DirectiveHit:
 def _sentences(text: str) -> list[int]:
     """Start offsets of the sentences of `text` (the first is 0). ASCII punctuation ends a
     sentence only before a space, the end or a non-ASCII character ("3.5", "a.example")."""
-    starts = [0]
-    length = len(text)
-    for match in _SENTENCE_END.finditer(text):
-        end = match.end()
-        if match.group() in ".!?;" and end < length:
-            following = text[end]
-            if not (following.isspace() or not following.isascii()):
-                continue
-        if end > starts[-1]:
-            starts.append(end)
-    return starts
+    return [0, *(match.end() for match in _SENTENCE_END.finditer(text))]
 
 
 def _cues(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
