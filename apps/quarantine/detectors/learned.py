@@ -92,8 +92,8 @@ def all_features(folded: str) -> set[str]:
     return features
 
 
-# The distinct vocabulary n-grams of a text: character n-grams (indices into
-# LinearModel.char_grams) and word n-grams.
+# The distinct vocabulary n-grams of a text: character n-grams (a mask over the slots of
+# the n-gram table, see ngram_table.py) and word n-grams.
 Features = tuple[np.ndarray, set[str]]
 
 
@@ -120,6 +120,12 @@ class LinearModel:
             [self.char_weights[gram] for gram in self.char_grams], dtype=np.float64
         )
         self.char_table = CharNgramTable(self.char_grams)
+        # Each slot's weight (0 where empty), in slot order: summed under the mask of the
+        # slots present, the same values in the same order as the weights of the n-grams
+        # present, read in one pass instead of one random access each.
+        occupied = self.char_table.slot_grams >= 0
+        self.slot_weights = np.zeros(len(occupied), dtype=np.float64)
+        self.slot_weights[occupied] = self.char_weight_array[self.char_table.slot_grams[occupied]]
 
     def _word_features(self, folded: str) -> set[str]:
         """The vocabulary's word n-grams present (a bigram is built only when it is one)."""
@@ -132,9 +138,9 @@ class LinearModel:
         return grams
 
     def features(self, folded: str) -> Features:
-        """The vocabulary's distinct character n-grams (as indices) and word n-grams
-        present in the text."""
-        return self.char_table.present(folded), self._word_features(folded)
+        """The vocabulary's distinct character n-grams (as a mask over the table's slots)
+        and word n-grams present in the text."""
+        return self.char_table.slots_present(folded), self._word_features(folded)
 
     def logit(self, folded: str, features: Features | None = None) -> float:
         """bias + the weights of the distinct features present (the hot path: no spans).
@@ -142,10 +148,10 @@ class LinearModel:
         Character weights are summed in the n-gram table's fixed order and the few word
         weights exactly (fsum), so the sum never depends on the order of a set.
         """
-        characters, grams = features or self.features(folded)
+        slots, grams = features or self.features(folded)
         return (
             self.bias
-            + float(self.char_weight_array[characters].sum())
+            + float(self.slot_weights[slots].sum())
             + math.fsum(map(self.word_weights.__getitem__, grams))
         )
 
@@ -154,8 +160,9 @@ class LinearModel:
     ) -> list[tuple[float, str, int, int]]:
         """The `count` features of largest weight (ties by name): weight, feature and the
         span of its first occurrence in the folded text."""
-        characters, grams = features
-        char_grams = map(self.char_grams.__getitem__, characters.tolist())
+        slots, grams = features
+        characters = self.char_table.slot_grams[slots].tolist()
+        char_grams = map(self.char_grams.__getitem__, characters)
         ranked = heapq.nsmallest(
             count,
             chain(

@@ -6,6 +6,13 @@ here every n-gram of the text is packed into one 64-bit key (each character as i
 in the vocabulary's alphabet, the n-gram's length on top) and all keys are looked up at
 once in a cuckoo hash table with numpy. A character outside the alphabet packs as 0, a
 digit no vocabulary key holds, so an n-gram containing one is never found.
+
+Most n-grams of a text are not in the vocabulary, and the cuckoo table (twice the
+vocabulary's size, 64-bit keys) is evicted from the CPU caches by the rest of detection
+between texts, so probing it with every n-gram costs thousands of cache misses per text.
+A small filter first — one bit per hash value, set for the vocabulary's keys, 32 KiB
+that stay cached — passes every vocabulary n-gram and a few percent of the rest, and only
+those are looked up in the cuckoo table: the same n-grams found, several times fewer misses.
 """
 
 from __future__ import annotations
@@ -26,6 +33,11 @@ _MULTIPLIERS = (
 )
 _MASK = (1 << 64) - 1
 MAX_KICKS = 500  # evictions before an insertion gives up and the next pair is tried
+# The filter's hash (a multiplier the cuckoo pairs never use) and its size: 16 to 32 bits
+# per vocabulary key (32 KiB for ~11,000 n-grams), so under 6% of other n-grams pass it.
+_FILTER_MULTIPLIER = 0x2545F4914F6CDD1D
+FILTER_BITS_PER_KEY = 16
+_THREE, _SEVEN = np.uint64(3), np.uint64(7)
 
 
 class CharNgramTable:
@@ -48,7 +60,9 @@ class CharNgramTable:
         self.digits = np.zeros(self.beyond + 1, dtype=np.uint64)
         for number, char in enumerate(alphabet, start=1):
             self.digits[ord(char)] = number
-        self._build_table([self._key(gram) for gram in self.grams])
+        keys = [self._key(gram) for gram in self.grams]
+        self._build_table(keys)
+        self._build_filter(keys)
 
     def _key(self, gram: str) -> int:
         key = 0
@@ -70,8 +84,27 @@ class CharNgramTable:
         self.slot_keys = np.array(slot_keys, dtype=np.uint64)
         self.slot_grams = np.array(slot_grams, dtype=np.int64)
 
+    def _build_filter(self, keys: list[int]) -> None:
+        filter_bits = max((len(keys) * FILTER_BITS_PER_KEY).bit_length(), 6)
+        self.filter_multiplier = np.uint64(_FILTER_MULTIPLIER)
+        self.filter_shift = np.uint64(64 - filter_bits)
+        bits = np.zeros(1 << filter_bits, dtype=bool)
+        for key in keys:
+            bits[((key * _FILTER_MULTIPLIER) & _MASK) >> (64 - filter_bits)] = True
+        self.filter = np.packbits(bits, bitorder="little")  # bit h is bit h % 8 of byte h // 8
+
+    def _may_hold(self, keys: np.ndarray) -> np.ndarray:
+        """False for keys the vocabulary certainly lacks (the filter's bit is unset)."""
+        hashes = (keys * self.filter_multiplier) >> self.filter_shift
+        return (self.filter[hashes >> _THREE] >> (hashes & _SEVEN).astype(np.uint8)) & 1 == 1
+
     def present(self, text: str) -> np.ndarray:
         """Indices into `grams` of the distinct vocabulary n-grams occurring in `text`."""
+        return self.slot_grams[self.slots_present(text)]
+
+    def slots_present(self, text: str) -> np.ndarray:
+        """Which slots of the table hold an n-gram occurring in `text` (a boolean mask: per
+        slot values, such as weights, are read with it in one sequential pass)."""
         codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
         digits = self.digits[np.minimum(codes, self.beyond)]
         shift = np.uint64(self.bits)
@@ -83,13 +116,14 @@ class CharNgramTable:
             if size in self.sizes:
                 keys.append(window | np.uint64(size << self.length_shift))
         if not keys:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(len(self.slot_keys), dtype=bool)
         every = np.concatenate(keys)
+        every = every[self._may_hold(every)]
         found = np.zeros(len(self.slot_keys), dtype=bool)
         for multiplier in self.multipliers:
             slots = (every * multiplier) >> self.slot_shift
             found[slots[self.slot_keys[slots] == every]] = True
-        return self.slot_grams[found]
+        return found
 
 
 def _cuckoo(
