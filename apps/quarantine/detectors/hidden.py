@@ -201,8 +201,9 @@ class HiddenPayloadScanner:
     ) -> list[Finding]:
         """Return at most one hidden_payload finding (strongest reason, all spans)."""
         signals: list[tuple[float, str, tuple[int, int]]] = []
-        inside_match = _IntervalIndex([(s.start, s.end) for f in matched for s in f.spans])
         original = normalised.original
+        if normalised.invisible or normalised.mixed_script_words:  # else nothing asks it
+            inside_match = _IntervalIndex([(s.start, s.end) for f in matched for s in f.spans])
         for start, end in _runs(normalised.invisible)[:MAX_SIGNALS]:
             left = original[start - 1] if start > 0 else ""
             right = original[end] if end < len(original) else ""

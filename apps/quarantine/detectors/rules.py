@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from operator import itemgetter
 
 from apps.quarantine.detectors import directive
 from apps.quarantine.detectors.base import Finding, Span
@@ -183,27 +182,29 @@ def _is_quoted(text: str, start: int, end: int) -> bool:
 class TriggerIndex:
     """Which rules of a table have every trigger group present in a text: the trigger
     words are found in the shared literal pass (literals.py), each standing for the
-    groups it belongs to, and a rule passes when its groups are all among them."""
+    groups it belongs to, and a rule passes when its groups are all among them. A set of
+    groups is an int with one bit per group, so the union and the test are one operation."""
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
-        groups_of_word: dict[str, set[int]] = {}
-        self.groups_of_rule: list[frozenset[int]] = []
+        groups_of_word: dict[str, int] = {}
+        self.groups_of_rule: list[int] = []
         group = 0
         for rule in rules:
-            numbers = []
+            groups = 0
             for words in rule.triggers:
                 for word in words:
-                    groups_of_word.setdefault(word, set()).add(group)
-                numbers.append(group)
+                    groups_of_word[word] = groups_of_word.get(word, 0) | 1 << group
+                groups |= 1 << group
                 group += 1
-            self.groups_of_rule.append(frozenset(numbers))
-        self.literals = LiteralTable(
-            {word: frozenset(groups) for word, groups in groups_of_word.items()}, shared=True
-        )
+            self.groups_of_rule.append(groups)
+        self.literals = LiteralTable(groups_of_word, shared=True)
 
-    def satisfied(self, text: str) -> frozenset[int]:
-        """The trigger groups with a word occurring in `text`."""
-        return frozenset().union(*map(itemgetter(0), self.literals.occurrences(text)))
+    def satisfied(self, text: str) -> int:
+        """The trigger groups with a word occurring in `text` (bit i: group i)."""
+        groups = 0
+        for word_groups, _ in self.literals.occurrences(text):
+            groups |= word_groups
+        return groups
 
 
 @cache
@@ -236,7 +237,8 @@ def match_rules(
         if rule.chinese and not chinese:
             continue
         screened = index.screened[number]
-        if not triggers.groups_of_rule[number] <= satisfied:
+        required = triggers.groups_of_rule[number]
+        if required & satisfied != required:
             continue  # a trigger group has no word in the text
         offsets = starts.offsets(number) if screened else []
         if rule.left_boundary and offsets:
