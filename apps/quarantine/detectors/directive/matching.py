@@ -81,8 +81,9 @@ class Bilingual:
         return self.pattern.match(text, position)
 
 
-# Actions, each with how much it matters on its own (before context).
-@dataclass(frozen=True)
+# Actions, each with how much it matters on its own (before context). Hashed by identity,
+# like patterns.Rule: the cues key per-text dicts, and no two cues are alike.
+@dataclass(frozen=True, eq=False)
 class ActionCue:
     """One way of asking for an action: every match contains one of `anchors`, so the
     regex only runs on texts where an anchor occurs (the shared literal pass finds them)."""

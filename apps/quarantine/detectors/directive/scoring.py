@@ -160,7 +160,25 @@ def _present_actions(text: str) -> dict[ActionCue, list[int]]:
 _last_actions: list = [None, {}]
 
 
+# (text, spans per action cue) of the text being analysed, replaced in one assignment: the
+# phrase rules' self-preference check and the directive pass ask about the same cues.
+_last_spans: tuple[str | None, dict[ActionCue, list[tuple[int, int]]]] = (None, {})
+
+
 def _action_spans(cue: ActionCue, text: str, starts: list[int]) -> list[tuple[int, int]]:
+    """Where `cue` matches in `text` given its anchors' `starts` (remembered per text)."""
+    global _last_spans
+    last_text, spans_of = _last_spans
+    if last_text is not text:
+        spans_of = {}
+        _last_spans = (text, spans_of)
+    spans = spans_of.get(cue)
+    if spans is None:
+        spans = spans_of[cue] = _match_action(cue, text, starts)
+    return spans
+
+
+def _match_action(cue: ActionCue, text: str, starts: list[int]) -> list[tuple[int, int]]:
     """Where `cue` matches: tried at each anchor when matches start there, else searched."""
     if not cue.leading:
         return _windowed(cue.pattern, text, starts)
