@@ -312,10 +312,7 @@ _VALUE = re.compile(
     r"|\.(?:example|com|net|org|io|cn)\b"
 )
 
-# A sentence ends after Chinese punctuation or a line break, and after ASCII punctuation
-# only before whitespace, the end or a non-ASCII character ("3.5", "a.example" go on):
-# the lookahead excludes exactly the ASCII characters for which str.isspace() is false.
-_SENTENCE_END = re.compile(r"[。！？；\n]|[.!?;](?![\x00-\x08\x0e-\x1b\x21-\x7f])")
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
 # Obfuscations a second reading undoes: digits standing for letters, separators between
 # ideographs ("忽-略-之-前"), pinyin of the commonest Chinese directives.
 _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[013457])[a-z0-9$]{2,}\b")

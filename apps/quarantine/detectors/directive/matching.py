@@ -7,9 +7,8 @@ import re
 from dataclasses import dataclass
 
 from apps.quarantine.detectors.literals import LiteralTable
+from apps.quarantine.detectors.patterns.base import has_ideographs
 from apps.quarantine.detectors.prefixes import prefiltered
-
-_IDEOGRAPH = re.compile("[\u3400-\u9fff]")
 
 
 def _top_level_alternatives(pattern: str) -> list[str]:
@@ -37,16 +36,6 @@ def _top_level_alternatives(pattern: str) -> list[str]:
     return parts
 
 
-_last_cjk: list = [None, False]  # (text, has ideographs): one text is analysed at a time
-
-
-def _has_cjk(text: str) -> bool:
-    """Whether `text` holds ideographs, remembered for the text being analysed."""
-    if _last_cjk[0] is not text:
-        _last_cjk[0], _last_cjk[1] = text, bool(_IDEOGRAPH.search(text))
-    return _last_cjk[1]
-
-
 class Bilingual:
     """A cue pattern split into its English and Chinese alternatives: the Chinese half
     only runs on ranges with ideographs (it has no fast first-character scan, and an
@@ -54,8 +43,8 @@ class Bilingual:
 
     def __init__(self, pattern: str) -> None:
         alternatives = _top_level_alternatives(pattern)
-        chinese = [part for part in alternatives if _IDEOGRAPH.search(part)]
-        english = [part for part in alternatives if not _IDEOGRAPH.search(part)]
+        chinese = [part for part in alternatives if has_ideographs(part)]
+        english = [part for part in alternatives if not has_ideographs(part)]
         self.pattern = re.compile(pattern)
         self.english = prefiltered(re.compile("|".join(english))) if english else None
         self.chinese = prefiltered(re.compile("|".join(chinese))) if chinese else None
@@ -63,7 +52,7 @@ class Bilingual:
     def search(self, text: str, low: int = 0, high: int | None = None) -> re.Match | None:
         high = len(text) if high is None else high
         found = self.english.search(text, low, high) if self.english else None
-        if self.chinese is not None and _has_cjk(text):
+        if self.chinese is not None and has_ideographs(text):
             other = self.chinese.search(text, low, high)
             if other is not None and (found is None or other.start() < found.start()):
                 found = other
@@ -72,7 +61,7 @@ class Bilingual:
     def finditer(self, text: str, low: int = 0, high: int | None = None) -> list[re.Match]:
         high = len(text) if high is None else high
         matches = self.english.finditer(text, low, high) if self.english else []
-        if self.chinese is not None and _has_cjk(text):
+        if self.chinese is not None and has_ideographs(text):
             matches.extend(self.chinese.finditer(text, low, high))
             matches.sort(key=lambda match: match.start())
         return matches

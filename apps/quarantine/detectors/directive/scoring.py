@@ -33,8 +33,9 @@ from apps.quarantine.detectors.directive.cues import (
     PLANTED_FACT,
     QUOTED_INSTRUCTION,
 )
-from apps.quarantine.detectors.directive.matching import ActionCue, _has_cjk, _windowed
+from apps.quarantine.detectors.directive.matching import ActionCue, _windowed
 from apps.quarantine.detectors.literals import LiteralTable
+from apps.quarantine.detectors.patterns.base import has_ideographs
 
 
 @dataclass
@@ -49,7 +50,17 @@ class DirectiveHit:
 def _sentences(text: str) -> list[int]:
     """Start offsets of the sentences of `text` (the first is 0). ASCII punctuation ends a
     sentence only before a space, the end or a non-ASCII character ("3.5", "a.example")."""
-    return [0, *(match.end() for match in _SENTENCE_END.finditer(text))]
+    starts = [0]
+    length = len(text)
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group() in ".!?;" and end < length:
+            following = text[end]
+            if not (following.isspace() or not following.isascii()):
+                continue
+        if end > starts[-1]:
+            starts.append(end)
+    return starts
 
 
 def _cues(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
@@ -208,7 +219,7 @@ def _variants(text: str) -> list[str]:
     )
     if leet >= 2:
         variants.append(_LEET_WORD.sub(lambda m: m.group().translate(_LEET), text))
-    if _has_cjk(text) and _IDEOGRAPH_SEPARATOR.search(text):
+    if has_ideographs(text) and _IDEOGRAPH_SEPARATOR.search(text):
         variants.append(_IDEOGRAPH_SEPARATOR.sub("", text))
     return variants
 

@@ -57,9 +57,19 @@ class Rule:
 _HAS_IDEOGRAPH = re.compile("[\u3400-\u9fff]")
 
 
+_last_answer: tuple[str | None, bool] = (None, False)  # replaced in one assignment
+
+
 def has_ideographs(text: str) -> bool:
-    """True when the text contains CJK ideographs (Chinese rules can match at all)."""
-    return bool(_HAS_IDEOGRAPH.search(text))
+    """True when the text contains CJK ideographs (Chinese rules can match at all);
+    remembered for the last text, which the phrase rules and the directive pass both ask
+    about. An ASCII text (str.isascii reads a flag) is answered without a scan."""
+    global _last_answer
+    last_text, found = _last_answer
+    if last_text is not text:
+        found = not text.isascii() and bool(_HAS_IDEOGRAPH.search(text))
+        _last_answer = (text, found)
+    return found
 
 
 def rule(
