@@ -13,6 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+import numpy as np
+
 # Characters that render as nothing: zero-width spaces and joiners, word joiner, BOM,
 # soft hyphen, invisible maths operators, fillers.
 ZERO_WIDTH = frozenset(
@@ -152,6 +154,13 @@ _KNOWN: set[str] = set()  # characters already in _TABLE
 _IRREGULAR: set[str] = set()  # ... that fold to nothing or to several characters
 _CONFUSABLE: set[str] = set()  # ... that are Cyrillic or Greek look-alikes (any case)
 MAX_KNOWN = 50_000
+# The same table over the Basic Multilingual Plane as an array of code points, for the texts
+# whose characters all fold to one: a numpy gather instead of str.translate, which looks
+# each character of a non-ASCII text up in the dict (hundreds of instructions apiece).
+_BMP = 0x10000
+_BMP_FOLDS = np.arange(_BMP, dtype=np.uint32)
+for _code, _entry in _BASE_TABLE.items():
+    _BMP_FOLDS[_code] = _entry if isinstance(_entry, int) else ord(_entry)
 
 
 def _fold_entry(char: str) -> str:
@@ -177,6 +186,8 @@ def _fold_table(distinct: set[str]) -> tuple[dict[int, str | int], list[str], bo
         _TABLE[ord(char)] = folded
         if len(folded) != 1:
             _IRREGULAR.add(char)
+        elif ord(char) < _BMP:
+            _BMP_FOLDS[ord(char)] = ord(folded)
         if char.lower() in _CONFUSABLE_SCRIPTS:
             _CONFUSABLE.add(char)
         _KNOWN.add(char)
@@ -207,7 +218,7 @@ def _normalise(text: str) -> NormalisedText:
     if not irregular:
         # Every character folds to exactly one: translate in C, offsets stay 1:1.
         return _collapse_whitespace(
-            text, text.translate(table), spaced=True, mixed_script_words=mixed
+            text, _translate_regular(text, table), spaced=True, mixed_script_words=mixed
         )
     pieces: list[str] = []
     base: list[int] = []
@@ -238,6 +249,15 @@ def _normalise(text: str) -> NormalisedText:
         bidi_overrides=tuple(overrides),
         mixed_script_words=mixed,
     )
+
+
+def _translate_regular(text: str, table: dict[int, str | int]) -> str:
+    """`text.translate(table)` for a text whose characters each fold to one character."""
+    if table is _TABLE:  # the per-process table, mirrored in _BMP_FOLDS
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        if codes.max() < _BMP:
+            return _BMP_FOLDS[codes].tobytes().decode("utf-32-le", "surrogatepass")
+    return text.translate(table)
 
 
 _WORD = re.compile(r"[^\W\d_]{2,}")
