@@ -150,12 +150,21 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
 
 
 def insert_rows_then(
-    query: str, params: Sequence[Any], *instances: Model, using: str = DEFAULT_DB_ALIAS
+    query: str,
+    params: Sequence[Any],
+    *instances: Model,
+    inserts: Sequence[tuple[str, Sequence[Any]]] = (),
+    using: str = DEFAULT_DB_ALIAS,
 ) -> list[tuple]:
     """Insert new model instances, then run `query` (a SELECT) and return its rows; on
-    PostgreSQL all in one statement (one round trip). No generated key is read back."""
+    PostgreSQL all in one statement (one round trip). No generated key is read back.
+
+    `inserts`: (sql, params) of INSERTs into tables without a model (a derived index),
+    run after the instances' and in the same statement.
+    """
     connection = connections[using]
     statements = _insert_statements(instances, using)
+    statements += [(sql, list(values), []) for sql, values in inserts]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and statements:
             values = [value for _, part, _ in statements for value in part]
