@@ -244,18 +244,22 @@ class PrecompiledQuery:
         # A stand-in may compile away (an admin's grant filter has no user in it).
         self.accepted = self.names | set(stand_ins.values())
 
-    def first(self, **values: Any) -> tuple | None:
-        """The first row for these values: its model instances, then the extra values."""
+    def bound(self, **values: Any) -> tuple[str, list[Any]]:
+        """The query's SQL and its parameters for these values (to send it with others)."""
         # An unexpected name is also how a Parameter lost in compilation shows.
         if not self.names <= values.keys() <= self.accepted:
             raise TypeError(f"Expected values for {sorted(self.names)}, got {sorted(values)}.")
-        connection = connections[self.using]
-        params = [values[p] if named else p for p, named in self.template]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, params)
+        return self.sql, [values[p] if named else p for p, named in self.template]
+
+    def first(self, **values: Any) -> tuple | None:
+        """The first row for these values: its model instances, then the extra values."""
+        sql, params = self.bound(**values)
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, params)
             row = cursor.fetchone()
         if row is None:
             return None
+        connection = connections[self.using]
         row = list(row)
         for index, (functions, expression) in self.converters.items():
             for convert in functions:
