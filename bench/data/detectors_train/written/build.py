@@ -182,7 +182,9 @@ def report(rows: list[dict]) -> None:
         for kind in sorted({row["kind"] for row in labelled}):
             per_lang = {lang: cells[(label, kind, lang)] for lang in ("en", "mixed", "zh")}
             total = sum(per_lang.values())
-            print(f"  {kind:26} {total:4}  " + "  ".join(f"{k}={v}" for k, v in per_lang.items() if v))
+            print(
+                f"  {kind:26} {total:4}  " + "  ".join(f"{k}={v}" for k, v in per_lang.items() if v)
+            )
     benign = [row for row in rows if row["label"] == "benign"]
     hard = sum(row["hard_negative"] for row in benign)
     print(f"\nhard negatives: {hard}/{len(benign)} ({hard / len(benign):.0%})")
