@@ -32,16 +32,36 @@ EXISTING = [
     DATA / "detectors_train" / "written_en.jsonl",  # trainen's file, once merged
 ]
 MALICIOUS_KINDS = {
-    "false_fact", "injection_document", "injection_tool_output", "obfuscation",
-    "delayed_trigger", "tool_abuse", "credential_harvest", "role_impersonation",
-    "persistence", "exfiltration", "hidden_text", "policy_override",
+    "false_fact",
+    "injection_document",
+    "injection_tool_output",
+    "obfuscation",
+    "delayed_trigger",
+    "tool_abuse",
+    "credential_harvest",
+    "role_impersonation",
+    "persistence",
+    "exfiltration",
+    "hidden_text",
+    "policy_override",
 }
 HARD_NEGATIVE_KINDS = {
-    "hn_user_preference", "hn_security_discussion", "hn_normal_word_usage",
-    "hn_it_procedure", "hn_code_config", "hn_real_support_number", "hn_tool_output",
-    "hn_email", "hn_web_content", "hn_document", "hn_customer_service",
-    "hn_ecommerce_daily", "hn_own_contact_details", "hn_unicode_format",
-    "hn_meeting_notes", "hn_agent_fact",
+    "hn_user_preference",
+    "hn_security_discussion",
+    "hn_normal_word_usage",
+    "hn_it_procedure",
+    "hn_code_config",
+    "hn_real_support_number",
+    "hn_tool_output",
+    "hn_email",
+    "hn_web_content",
+    "hn_document",
+    "hn_customer_service",
+    "hn_ecommerce_daily",
+    "hn_own_contact_details",
+    "hn_unicode_format",
+    "hn_meeting_notes",
+    "hn_agent_fact",
 }
 BENIGN_KINDS = HARD_NEGATIVE_KINDS | {"ordinary_fact", "ordinary_preference"}
 LANGS = {"en", "zh", "mixed"}
@@ -72,8 +92,11 @@ def load_sources() -> list[dict]:
         for number, (kind, lang, source_kind, text) in enumerate(module.ITEMS, 1):
             rows.append(
                 {
-                    "label": module.LABEL, "lang": lang, "kind": kind,
-                    "source_kind": source_kind, "text": text,
+                    "label": module.LABEL,
+                    "lang": lang,
+                    "kind": kind,
+                    "source_kind": source_kind,
+                    "text": text,
                     "_where": f"{path.name}#{number}",
                 }
             )
@@ -139,8 +162,10 @@ def summary(rows: list[dict]) -> None:
     for label in ("malicious", "benign"):
         group = [row for row in rows if row["label"] == label]
         lengths = [len(row["text"]) for row in group]
-        print(f"{label}: {len(group)} texts, length median {statistics.median(lengths)}, "
-              f"max {max(lengths)}; by lang {dict(Counter(row['lang'] for row in group))}")
+        print(
+            f"{label}: {len(group)} texts, length median {statistics.median(lengths)}, "
+            f"max {max(lengths)}; by lang {dict(Counter(row['lang'] for row in group))}"
+        )
     benign = [row for row in rows if row["label"] == "benign"]
     hard = sum(row["kind"].startswith("hn_") for row in benign)
     print(f"hard negatives {hard}/{len(benign)} = {hard / max(1, len(benign)):.0%}")
@@ -148,8 +173,10 @@ def summary(rows: list[dict]) -> None:
         for label in ("malicious", "benign"):
             lengths = [len(r["text"]) for r in rows if r["lang"] == lang and r["label"] == label]
             if lengths:
-                print(f"  {lang:5} {label:9} n={len(lengths):4} median length "
-                      f"{statistics.median(lengths)}")
+                print(
+                    f"  {lang:5} {label:9} n={len(lengths):4} median length "
+                    f"{statistics.median(lengths)}"
+                )
 
 
 def main() -> int:
