@@ -1,6 +1,6 @@
-"""Validate the hand-written source lists and write ../written_zh.jsonl.
+"""Validate the hand-written Chinese source lists and write detectors_train/written_zh.jsonl.
 
-    python3 bench/data/detectors_train/written/build.py
+    python3 bench/data/detectors_train/written/zh/build.py
 
 Every module here named mal_*.py or ben_*.py defines LABEL and ITEMS, a list of
 (kind, lang, source_kind, text) written one at a time. This script only checks and
@@ -20,8 +20,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent.parent  # bench/data
-OUTPUT = HERE.parent / "written_zh.jsonl"
+DATA = HERE.parents[2]  # bench/data
+OUTPUT = DATA / "detectors_train" / "written_zh.jsonl"
 EXISTING = [
     DATA / "injection_corpus.jsonl",
     DATA / "detectors_dev" / "dev.jsonl",
