@@ -23,8 +23,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1]  # bench/data
-# The texts the learned layer already trains on (training.TRAINING_PATHS). Listed by hand so
-# that this script can never read a blind set (detectors_heldout_v4 or anything outside).
+# The texts the learned layer trains on (training.TRAINING_PATHS) and the other hand-written
+# file. Listed by hand so that this script can never read a blind set (detectors_heldout_v4
+# or anything outside the repository).
 TRAINING_FILES = (
     DATA / "injection_corpus.jsonl",
     DATA / "detectors_dev" / "dev.jsonl",
@@ -32,6 +33,7 @@ TRAINING_FILES = (
     DATA / "detectors_heldout_v2" / "test.jsonl",
     DATA / "detectors_heldout_v3" / "test.jsonl",
     DATA / "detectors_train" / "train.jsonl",
+    DATA / "detectors_train" / "written_zh.jsonl",  # trainzh's hand-written texts
 )
 LABELS = {"malicious", "benign"}
 LANGS = {"en", "zh", "mixed"}
