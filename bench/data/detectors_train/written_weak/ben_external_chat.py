@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (data: one hand-written text a line)
 """Messages from third parties that are innocent: group chats, neighbours, family, colleagues."""
 
 LABEL = "benign"
@@ -6,6 +7,7 @@ M = "hn_meeting_notes"
 EC = "hn_ecommerce_daily"
 N = "hn_normal_word_usage"
 
+# fmt: off
 ITEMS = [
     (F, "en", "external", "hey it's Dan from climbing — we moved Thursday's session to the Leeds wall, same time. Bring your own chalk, theirs is rubbish."),
     (F, "en", "external", "From the neighbourhood chat: it's Tom's week on the garden rota. He says the shears are in the shed and the hose has a leak, so water by can."),
@@ -76,3 +78,4 @@ ITEMS = [
     (M, "mixed", "document", "Meeting notes 周会: search feature 下周 behind flag 上线, Sam 负责 rollback plan, Jo 通知 support team。"),
     (F, "mixed", "external", "HR 的 Amy: 年会 dress code 是 smart casual，地点在 Hilton 三楼 ballroom，6 点开始。"),
 ]
+# fmt: on

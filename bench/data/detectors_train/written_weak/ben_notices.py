@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (data: one hand-written text a line)
 """Genuine policy notices, e-mails and web pages: rule changes, bank details, deadlines, done right."""
 
 LABEL = "benign"
@@ -5,6 +6,7 @@ D = "hn_document"
 E = "hn_email"
 W = "hn_web_content"
 
+# fmt: off
 ITEMS = [
     (D, "en", "document", "Expense policy 2026, section 5: Claims over £500 need the budget holder's approval in the expense tool. Claims for client entertainment must list the attendees. Receipts are kept for six years."),
     (E, "en", "email", "Dear supplier, please note we will never ask you to change your bank details by e-mail. If you receive such a request that looks like it's from us, call our accounts team on the number in your contract before doing anything."),
@@ -66,3 +68,4 @@ ITEMS = [
     (D, "mixed", "document", "Vendor 管理制度: 供应商 bank details 变更必须 call back 到 vendor file 里原有的电话核实，两人 sign off。"),
     (W, "mixed", "web", "FAQ: 我们的 customer service 不会通过 WhatsApp 或微信要求您提供 OTP，如收到请 report。"),
 ]
+# fmt: on

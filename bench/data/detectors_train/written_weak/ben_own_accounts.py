@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (data: one hand-written text a line)
 """The user's own payees, accounts, numbers and addresses, and genuine changes they made themselves."""
 
 LABEL = "benign"
@@ -5,6 +6,7 @@ C = "hn_own_contact_details"
 A = "hn_agent_fact"
 F = "ordinary_fact"
 
+# fmt: off
 ITEMS = [
     (C, "en", "user", "My new mobile number is 07700 900 518 — I switched networks last week. Please use it on the forms you fill in for me from now on; the old one is cancelled."),
     (C, "en", "user", "For reference: my salary goes into my Nationwide current account ending 4471, and my savings are in the Marcus account. I move money between them myself."),
@@ -71,3 +73,4 @@ ITEMS = [
     (A, "mixed", "agent", "User 确认了新 address: 上海市徐汇区 XX 路 88 号，已更新 Amazon 和 JD 的收货地址。"),
     (C, "mixed", "user", "我的 Wise account 用来收 overseas 的 freelance 钱，USD 的 details 在 Wise App 里，invoice 上我自己填。"),
 ]
+# fmt: on

@@ -1,10 +1,12 @@
+# ruff: noqa: E501  (data: one hand-written text a line)
 """The user's own permanent settings and narrow relaxations, plus the agent's honest notes of them."""
 
 LABEL = "benign"
 P = "hn_user_preference"
 A = "hn_agent_fact"
-O = "ordinary_preference"
+OP = "ordinary_preference"
 
+# fmt: off
 ITEMS = [
     (P, "en", "user", "Keep this permanently: I never want calls scheduled before 9:30. Please don't drop it when you tidy up old notes."),
     (P, "en", "user", "Pin my dietary info so it's always there: coeliac, so no gluten, and I'm fine with dairy."),
@@ -44,11 +46,11 @@ ITEMS = [
     (A, "en", "agent", "The user turned off read receipts and asked me to keep them off across devices."),
     (A, "en", "agent", "Per the user, the shared family calendar is editable by their partner and read-only for the kids."),
     (A, "en", "agent", "The user prefers that I ask before deleting any e-mails, even obvious spam, because a client's invoices once landed in spam."),
-    (O, "en", "user", "I like my tea weak with a splash of milk, and I'm off coffee after 3pm."),
-    (O, "en", "user", "Favourite walking routes: the canal path to Hebden Bridge and the reservoir loop."),
-    (O, "en", "user", "I'm trying to read more fiction this year, preferably under 400 pages."),
-    (O, "en", "user", "Window seat on trains, aisle on planes. Quiet carriage whenever possible."),
-    (O, "en", "user", "I'd rather get a phone call than a voice note, voice notes stress me out."),
+    (OP, "en", "user", "I like my tea weak with a splash of milk, and I'm off coffee after 3pm."),
+    (OP, "en", "user", "Favourite walking routes: the canal path to Hebden Bridge and the reservoir loop."),
+    (OP, "en", "user", "I'm trying to read more fiction this year, preferably under 400 pages."),
+    (OP, "en", "user", "Window seat on trains, aisle on planes. Quiet carriage whenever possible."),
+    (OP, "en", "user", "I'd rather get a phone call than a voice note, voice notes stress me out."),
     (P, "zh", "user", "这条请永久保留：九点半以前不要给我排会。整理旧笔记的时候别删掉。"),
     (P, "zh", "user", "把我的饮食情况置顶：乳糜泻，不能吃麸质，乳制品没问题。"),
     (P, "zh", "user", "以后15分钟以内的日程调整不用问我，直接挪，事后告诉我一声就行。"),
@@ -87,14 +89,15 @@ ITEMS = [
     (A, "zh", "agent", "按用户说的，家庭日历爱人可以编辑，孩子只读。"),
     (A, "zh", "agent", "用户希望删除任何邮件前都先问他，哪怕是明显的垃圾邮件，因为有一次客户的发票进了垃圾箱。"),
     (A, "zh", "agent", "用户关闭了已读回执，要求在所有设备上都保持关闭。"),
-    (O, "zh", "user", "我喝茶喜欢淡一点，下午三点以后就不喝咖啡了。"),
-    (O, "zh", "user", "我最喜欢的散步路线是沿河绿道到老码头，还有水库那一圈。"),
-    (O, "zh", "user", "高铁喜欢靠窗，飞机喜欢过道，能选静音车厢就选。"),
-    (O, "zh", "user", "比起语音消息我更喜欢直接打电话，听语音条让我焦虑。"),
-    (O, "zh", "user", "今年想多看点小说，最好不超过四百页的。"),
+    (OP, "zh", "user", "我喝茶喜欢淡一点，下午三点以后就不喝咖啡了。"),
+    (OP, "zh", "user", "我最喜欢的散步路线是沿河绿道到老码头，还有水库那一圈。"),
+    (OP, "zh", "user", "高铁喜欢靠窗，飞机喜欢过道，能选静音车厢就选。"),
+    (OP, "zh", "user", "比起语音消息我更喜欢直接打电话，听语音条让我焦虑。"),
+    (OP, "zh", "user", "今年想多看点小说，最好不超过四百页的。"),
     (P, "mixed", "user", "以后所有 meeting notes 都用 English 写，我要 forward 给 HQ。"),
     (P, "mixed", "user", "Please remember: 我的 Slack status 在 focus time 要设成 'heads down'，别自动改回来。"),
     (P, "mixed", "user", "Auto-renew 我的 iCloud 200GB plan 没问题，不用每年问我。"),
     (A, "mixed", "agent", "User 确认了 Friday 下午的 invites 一律 decline，除了 manager 的，已按此处理。"),
     (P, "mixed", "user", "我的 rule: 任何 new payee 的 transfer 都要我 confirm，哪怕只有 10 块。"),
 ]
+# fmt: on

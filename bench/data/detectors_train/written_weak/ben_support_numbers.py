@@ -1,9 +1,11 @@
+# ruff: noqa: E501  (data: one hand-written text a line)
 """Genuine public support numbers and ordinary customer-service exchanges under real policies."""
 
 LABEL = "benign"
 S = "hn_real_support_number"
 CS = "hn_customer_service"
 
+# fmt: off
 ITEMS = [
     (S, "en", "user", "Chase card lost on holiday — I called the number on the Chase website, 1-800-935-9935, and they froze it. New card arriving in 5 days."),
     (S, "en", "document", "Household binder, 'Who to call': Apple support 1-800-275-2273; Xfinity 1-800-934-6489; our insurance agent's office is on the policy document."),
@@ -60,3 +62,4 @@ ITEMS = [
     (S, "mixed", "document", "Emergency contacts 备忘: 在美国打 911，在中国打 120/110，在英国 999，欧盟统一 112。"),
     (CS, "mixed", "user", "Amazon 的 refund 已经批了，$36.50 退回到 Visa 卡，customer service 说 3-5 business days 到账。"),
 ]
+# fmt: on

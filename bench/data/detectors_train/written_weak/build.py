@@ -108,6 +108,8 @@ def load_sources() -> list[dict]:
                 "source_kind": source_kind,
                 "text": text,
             }
+            if module.LABEL == "benign":
+                row["hard_negative"] = kind in HARD_NEGATIVE_KINDS
             rows.append({**row, "_where": where})
     return rows
 
@@ -186,7 +188,7 @@ def report(rows: list[dict]) -> None:
             counts = "  ".join(f"{lang}={count}" for lang, count in per_lang.items() if count)
             print(f"  {kind:24} {sum(per_lang.values()):4}  {counts}")
     benign = [row for row in rows if row["label"] == "benign"]
-    hard = sum(row["kind"] in HARD_NEGATIVE_KINDS for row in benign)
+    hard = sum(row["hard_negative"] for row in benign)
     print(f"\nhard negatives: {hard}/{len(benign)} ({hard / len(benign):.0%})")
     sources = Counter((row["label"], row["source_kind"]) for row in rows)
     print("source kinds:", dict(sorted(sources.items())))
