@@ -34,6 +34,7 @@ TRAINING_FILES = (
     DATA / "detectors_heldout_v3" / "test.jsonl",
     DATA / "detectors_train" / "train.jsonl",
     DATA / "detectors_train" / "written_zh.jsonl",  # trainzh's hand-written texts
+    DATA / "detectors_train" / "written_weak.jsonl",  # trainweak's hand-written texts
 )
 LABELS = {"malicious", "benign"}
 LANGS = {"en", "zh", "mixed"}
