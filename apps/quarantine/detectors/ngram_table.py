@@ -105,7 +105,8 @@ class CharNgramTable:
     def slots_present(self, text: str) -> np.ndarray:
         """Which slots of the table hold an n-gram occurring in `text` (a boolean mask: per
         slot values, such as weights, are read with it in one sequential pass)."""
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        # surrogatepass: a lone surrogate (JSON can carry one) is a code point like any other.
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         digits = self.digits[np.minimum(codes, self.beyond)]
         shift = np.uint64(self.bits)
         keys = []
