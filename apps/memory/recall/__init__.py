@@ -35,12 +35,14 @@ nearest embeddings), `ranking` (fusion and scores); this
 module holds the entry point, `recall_memories`, and re-exports the parts.
 """
 
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.core.errors import ServiceError
@@ -60,11 +62,17 @@ from apps.memory.recall.ranking import (
     rank,
     recency,
 )
-from apps.memory.recall.vectors import VECTOR_LIMIT, VectorMatches, nearest_items
+from apps.memory.recall.vectors import (
+    VECTOR_LIMIT,
+    VectorMatches,
+    fused_candidates,
+    nearest_items,
+)
 from apps.memory.selectors import find_granted_scope, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
+from memory_console.db import PrecompiledQuery
 
 __all__ = [
     "CANDIDATE_LIMIT",
@@ -80,6 +88,7 @@ __all__ = [
     "VectorMatches",
     "cosine_similarity",
     "fuse",
+    "fused_candidates",
     "lexical_similarity",
     "load_hit_items",
     "nearest_items",
@@ -167,23 +176,18 @@ def recall_memories(
         minimum=top_k,
         top_up=pad,
     )
-    candidates, cosines = lexical, {}
+    candidates: list[tuple[Candidate, float | None]] = [(item, None) for item in lexical]
     if use_embedding:
-        matches = nearest_items(
+        candidates = fused_candidates(
             scope=scope,
             now=now,
             query_embedding=list(query_embedding or ()),
             embedding_model=embedding_model,
+            lexical=lexical,
             memory_types=types,
             categories=cats,
-            also=[item.pk for item in lexical],
         )
-        cosines = matches.cosines
-        by_pk = {item.pk: item for item in lexical}
-        by_pk.update((item.pk, item) for item, _ in matches.nearest)
-        fused = fuse([item.pk for item, _ in matches.nearest], [item.pk for item in lexical])
-        candidates = [by_pk[pk] for pk in fused[:CANDIDATE_LIMIT]]
-    ranked = rank(candidates, tenant=scope.tenant, terms=terms, now=now, cosines=cosines)
+    ranked = rank(candidates, tenant=scope.tenant, terms=terms, now=now)
     kept = [
         hit
         for hit in ranked
@@ -195,13 +199,32 @@ def recall_memories(
     return hits
 
 
+@cache
+def _hit_items_query(count: int) -> PrecompiledQuery:
+    """The `count` hits in full, compiled once per count (at most MAX_TOP_K of them): on
+    every recall, compiling the queryset cost more client CPU than the rest of ranking."""
+    sentinels = [uuid.UUID(int=n + 1) for n in range(count)]  # never a generated key
+    stand_ins = {_database_key(sentinel): f"id_{n}" for n, sentinel in enumerate(sentinels)}
+    items = MemoryItem.objects.filter(pk__in=sentinels)
+    return PrecompiledQuery(
+        items, models=[(MemoryItem, "")], stand_ins=stand_ins, deferred=_NEVER_LOADED
+    )
+
+
+def _database_key(pk: uuid.UUID) -> Any:
+    """An item's key as the database receives it (a UUID on PostgreSQL, hex on SQLite)."""
+    return MemoryItem._meta.pk.get_db_prep_value(pk, connection)
+
+
 def load_hit_items(
     hits: Sequence[RecallHit[Candidate]], *, scope: Scope
 ) -> list[RecallHit[MemoryItem]]:
     """Swap the lightweight candidates of the final hits for fully loaded items (one query)."""
     if not hits:
         return []
-    loaded = MemoryItem.objects.defer(*_NEVER_LOADED).in_bulk([hit.item.pk for hit in hits])
+    query = _hit_items_query(len(hits))
+    values = {f"id_{n}": _database_key(hit.item.pk) for n, hit in enumerate(hits)}
+    loaded = {item.pk: item for (item,) in query.all(**values)}
     result = []
     for hit in hits:
         item = loaded.get(hit.item.pk)

@@ -8,7 +8,7 @@ independent of how long it is worth keeping (S(t) covers that).
 """
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -80,24 +80,21 @@ def recency(*, last_access_at: datetime, now: datetime) -> float:
 
 
 def rank(
-    candidates: Iterable[Candidate],
+    candidates: Iterable[tuple[Candidate, float | None]],
     *,
     tenant: Tenant,
     terms: Sequence[QueryTerm],
     now: datetime,
-    cosines: Mapping[Any, float] | None = None,
 ) -> list[RecallHit[Candidate]]:
     """Score candidates α·similarity + β·recency + γ·S(t), best first.
 
-    `cosines` holds the embedding similarities the vector path computed, by item pk
-    (items of the query's embedding model); the others are scored lexically, and one
-    that matches neither way (similarity 0) is labelled "padding".
+    Each candidate comes with the embedding similarity the vector path computed (None
+    when the item has no embedding of the query's model); the others are scored
+    lexically, and one that matches neither way (similarity 0) is labelled "padding".
     """
     alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
-    cosines = cosines or {}
     hits = []
-    for item in candidates:
-        cosine = cosines.get(item.pk)
+    for item, cosine in candidates:
         if cosine is not None:
             similarity, source = max(cosine, 0.0), "embedding"
         else:

@@ -32,13 +32,14 @@ from django.db import connection, transaction
 
 from apps.memory.models import MemoryItem
 from apps.memory.recall.candidates import (
+    CANDIDATE_LIMIT,
     RANKING_FIELDS,
     Candidate,
     candidates_from_rows,
     recallable,
     recallable_filters,
 )
-from apps.memory.recall.ranking import cosine_similarity
+from apps.memory.recall.ranking import RRF_K, cosine_similarity, fuse
 from apps.memory.vectors import (
     INDEXED_DIMENSIONS,
     SCOPE_INDEX_PREFIX,
@@ -48,6 +49,7 @@ from apps.memory.vectors import (
     vector_search_available,
 )
 from apps.tenancy.models import Scope
+from memory_console.db import parse_timestamps_natively
 
 VECTOR_LIMIT = 100
 # Index candidates kept per step of the HNSW walk (pgvector's default is 40).
@@ -109,6 +111,47 @@ def nearest_items(
     return search(
         scope, now, list(query_embedding), embedding_model, memory_types, categories, limit, also
     )
+
+
+def fused_candidates(
+    *,
+    scope: Scope,
+    now: datetime,
+    query_embedding: Sequence[float],
+    embedding_model: str,
+    lexical: Sequence[Candidate],
+    memory_types: Sequence[str] = (),
+    categories: Sequence[int] = (),
+    limit: int = VECTOR_LIMIT,
+    keep: int = CANDIDATE_LIMIT,
+) -> list[tuple[Candidate, float | None]]:
+    """The nearest items and the lexical candidates fused by reciprocal rank (`fuse`: the
+    nearest first on equal scores), the first `keep`, each with its cosine similarity to
+    the query (None when not embedded by `embedding_model`).
+
+    With pgvector the search, the lexical candidates' cosines and the fusion are one
+    statement that returns only the candidates kept, so no candidate is looked up by key
+    in Python; without it, `nearest_items` and `fuse` give the same list.
+    """
+    vector = list(query_embedding)
+    if vector_search_available():
+        return _fused_in_index(
+            scope, now, vector, embedding_model, memory_types, categories, limit, lexical, keep
+        )
+    matches = nearest_items(
+        scope=scope,
+        now=now,
+        query_embedding=vector,
+        embedding_model=embedding_model,
+        memory_types=memory_types,
+        categories=categories,
+        limit=limit,
+        also=[item.pk for item in lexical],
+    )
+    by_pk = {item.pk: item for item in lexical}
+    by_pk.update((item.pk, item) for item, _ in matches.nearest)
+    fused = fuse([item.pk for item, _ in matches.nearest], [item.pk for item in lexical])
+    return [(by_pk[pk], matches.cosines.get(pk)) for pk in fused[:keep]]
 
 
 def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -> bool:
@@ -193,16 +236,115 @@ def index_query(
     return f"{nearest_sql} UNION ALL {also_sql}", [*nearest_params, *also_params]
 
 
+def fused_query(
+    *,
+    scope: Scope,
+    now: datetime,
+    vector: Sequence[float],
+    model: str,
+    memory_types,
+    categories,
+    limit,
+    walk: bool,
+    lexical: Sequence[Any],
+    keep: int,
+) -> tuple[str, list[Any]]:
+    """`index_query`'s nearest rows fused with the lexical candidates (their ids, in their
+    order) by reciprocal rank, as `fuse` orders them, the first `keep`: rows of
+    RANKING_FIELDS (NULL for a lexical candidate, which the caller holds), the lexical
+    rank (NULL for an item only the search found) and the distance (NULL when the item
+    has no embedding of the model).
+
+    Ranks and fused scores are computed as `fuse` computes them: the nearest are ranked
+    by their clamped cosine (then distance), the score is 1/(k + rank) in double
+    precision, vector term first, and equal scores keep the nearest first, then the
+    lexical order.
+    """
+    nearest_sql, params = index_query(
+        scope=scope,
+        now=now,
+        vector=vector,
+        model=model,
+        memory_types=memory_types,
+        categories=categories,
+        limit=limit,
+        walk=walk,
+    )
+    dims = len(vector)
+    names = [connection.ops.quote_name(name) for name in RANKING_FIELDS]
+    columns = ", ".join(f"n.{name}" for name in names)
+    # Only numbers and the models' own names are interpolated.
+    sql = (
+        f"WITH nearest AS (SELECT {columns}, n.distance, row_number() OVER ("  # noqa: S608
+        "ORDER BY greatest(-1.0, least(1.0, 1.0 - n.distance)) DESC, n.distance"
+        f") AS vector_rank FROM {nearest_sql} AS n), "
+        "lexical AS (SELECT l.id, l.lexical_rank FROM unnest(%s::uuid[]) "
+        "WITH ORDINALITY AS l(id, lexical_rank)) "
+        f"SELECT {', '.join(f'v.{name}' for name in names)}, l.lexical_rank, coalesce(v.distance, "
+        f"(SELECT e.embedding <=> %s::vector FROM {TABLE} e WHERE e.item_id = l.id "
+        f"AND e.scope_id = %s AND e.model = %s AND e.dims = {dims:d})) "
+        "FROM nearest v FULL JOIN lexical l ON l.id = v.id "
+        f"ORDER BY coalesce(1.0::float8 / ({RRF_K:d} + v.vector_rank), 0.0) "
+        f"+ coalesce(1.0::float8 / ({RRF_K:d} + l.lexical_rank), 0.0) DESC, "
+        f"v.vector_rank NULLS LAST, l.lexical_rank LIMIT {int(keep):d}"
+    )
+    return sql, [*params, list(lexical), vector_literal(vector), scope.pk, model]
+
+
 def _similarity(distance: float) -> float:
     return max(-1.0, min(1.0, 1.0 - distance))
 
 
-def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit, also):
+def _search_rows(scope, vector, model, limit, statement) -> list[tuple]:
+    """The rows of the statement `statement(walk)` builds, run under prepare_search's
+    settings, which are undone if a surrounding transaction would keep them."""
     inside_transaction = connection.in_atomic_block
     with transaction.atomic():
         with connection.cursor() as cursor:
             walk = prepare_search(cursor, scope=scope, model=model, dims=len(vector), limit=limit)
-        sql, params = index_query(
+        sql, params = statement(walk)
+        with connection.cursor() as cursor:
+            parse_timestamps_natively(cursor)
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+            if inside_transaction:  # the settings would outlive this statement: undo them
+                cursor.execute(
+                    "SELECT set_config(name, reset_val, true) FROM pg_settings "
+                    "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
+                )
+    return rows
+
+
+def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, lexical, keep):
+    def statement(walk: bool) -> tuple[str, list[Any]]:
+        return fused_query(
+            scope=scope,
+            now=now,
+            vector=vector,
+            model=model,
+            memory_types=memory_types,
+            categories=categories,
+            limit=limit,
+            walk=walk,
+            lexical=[item.pk for item in lexical],
+            keep=keep,
+        )
+
+    rows = _search_rows(scope, vector, model, limit, statement)
+    width = len(RANKING_FIELDS)
+    found = iter(candidates_from_rows(row for row in rows if row[width] is None))
+    return [
+        (
+            next(found) if lexical_rank is None else lexical[lexical_rank - 1],
+            None if distance is None else _similarity(distance),
+        )
+        for *_, lexical_rank, distance in rows
+    ]
+
+
+def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit, also):
+    def statement(walk: bool) -> tuple[str, list[Any]]:
+        return index_query(
             scope=scope,
             now=now,
             vector=vector,
@@ -213,14 +355,8 @@ def _nearest_in_index(scope, now, vector, model, memory_types, categories, limit
             walk=walk,
             also=also,
         )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-            if inside_transaction:  # the settings would outlive this statement: undo them
-                cursor.execute(
-                    "SELECT set_config(name, reset_val, true) FROM pg_settings "
-                    "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
-                )
+
+    rows = _search_rows(scope, vector, model, limit, statement)
     cosines = {row[0]: _similarity(row[-2]) for row in rows}
     nearest_rows = [row for row in rows if row[-1]]
     # relaxed_order may return neighbours slightly out of order: sort them.
