@@ -176,14 +176,26 @@ def planned_for_each_call(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     psycopg prepares the statements a connection repeats (DATABASE_PREPARE_THRESHOLD),
     and PostgreSQL may then settle on one generic plan: right for the gate's key lookups,
     wrong where the best plan depends on the values, as recall's text patterns over a
-    large scope (the generic plan doubled the 50,000-item scope's p95).
+    large scope (the generic plan doubled the 50,000-item scope's p95). Nested in another
+    such block (recall's, around its candidates), it costs no statement: the setting
+    already holds for the transaction.
     """
     connection = connections[using]
+    if getattr(connection, _PLANNED_FOR_EACH_CALL, False):
+        yield
+        return
     with transaction.atomic(using=using, savepoint=False):
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
-        yield
+        setattr(connection, _PLANNED_FOR_EACH_CALL, True)
+        try:
+            yield
+        finally:
+            setattr(connection, _PLANNED_FOR_EACH_CALL, False)
+
+
+_PLANNED_FOR_EACH_CALL = "_planned_for_each_call"
 
 
 def parse_timestamps_natively(cursor: Any) -> None:

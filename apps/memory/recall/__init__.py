@@ -72,7 +72,7 @@ from apps.memory.selectors import find_granted_scope, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
-from memory_console.db import PrecompiledQuery
+from memory_console.db import PrecompiledQuery, planned_for_each_call
 
 __all__ = [
     "CANDIDATE_LIMIT",
@@ -167,33 +167,42 @@ def recall_memories(
     terms = query_terms(query or "")
     types, cats = list(memory_types or []), list(categories or [])
     use_embedding = bool(query_embedding) and bool(embedding_model)
-    lexical = select_candidates(
-        scope=scope,
-        terms=terms,
-        now=now,
-        memory_types=types,
-        categories=cats,
-        minimum=top_k,
-        top_up=pad,
-    )
-    candidates: list[tuple[Candidate, float | None]] = [(item, None) for item in lexical]
-    if use_embedding:
-        candidates = fused_candidates(
+    own_transaction = not connection.in_atomic_block
+    # One transaction for the candidates and the hits: one BEGIN and COMMIT, and the
+    # planning setting and the vector search's settings set once (the lexical pass runs
+    # before the search's settings, which are meant for the search alone).
+    with planned_for_each_call():
+        lexical = select_candidates(
             scope=scope,
+            terms=terms,
             now=now,
-            query_embedding=list(query_embedding or ()),
-            embedding_model=embedding_model,
-            lexical=lexical,
             memory_types=types,
             categories=cats,
+            minimum=top_k,
+            top_up=pad,
         )
-    ranked = rank(candidates, tenant=scope.tenant, terms=terms, now=now)
-    kept = [
-        hit
-        for hit in ranked
-        if hit.score >= min_score and (pad or hit.similarity_source != "padding")
-    ][:top_k]
-    hits = load_hit_items(kept, scope=scope)
+        candidates: list[tuple[Candidate, float | None]] = [(item, None) for item in lexical]
+        if use_embedding:
+            candidates = fused_candidates(
+                scope=scope,
+                now=now,
+                query_embedding=list(query_embedding or ()),
+                embedding_model=embedding_model,
+                lexical=lexical,
+                memory_types=types,
+                categories=cats,
+                keep_settings=own_transaction,
+            )
+        kept = rank(
+            candidates,
+            tenant=scope.tenant,
+            terms=terms,
+            now=now,
+            min_score=min_score,
+            keep_padding=pad,
+            limit=top_k,
+        )
+        hits = load_hit_items(kept, scope=scope)
     if hits:
         enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)
     return hits

@@ -85,21 +85,28 @@ def rank(
     tenant: Tenant,
     terms: Sequence[QueryTerm],
     now: datetime,
+    min_score: float = -math.inf,
+    keep_padding: bool = True,
+    limit: int | None = None,
 ) -> list[RecallHit[Candidate]]:
-    """Score candidates α·similarity + β·recency + γ·S(t), best first.
+    """Score candidates α·similarity + β·recency + γ·S(t), best first: the first `limit`
+    of those scoring at least `min_score` (and matching one way or another, unless
+    `keep_padding`).
 
     Each candidate comes with the embedding similarity the vector path computed (None
     when the item has no embedding of the query's model); the others are scored
     lexically, and one that matches neither way (similarity 0) is labelled "padding".
     """
     alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
-    hits = []
+    scored = []
     for item, cosine in candidates:
         if cosine is not None:
             similarity, source = max(cosine, 0.0), "embedding"
         else:
             similarity, source = lexical_similarity(terms, item.text), "lexical"
         if similarity <= 0:
+            if not keep_padding:
+                continue
             source = "padding"
         fresh = recency(last_access_at=item.last_access_at, now=now)
         decayed = effective_score(
@@ -109,6 +116,11 @@ def rank(
             now=now,
         )
         score = alpha * similarity + beta * fresh + gamma * decayed
-        hits.append(RecallHit(item, score, similarity, fresh, decayed, source))
-    hits.sort(key=lambda hit: (-hit.score, -hit.similarity, str(hit.item.pk)))
-    return hits
+        if score >= min_score:
+            scored.append((-score, -similarity, str(item.pk), item, fresh, decayed, source))
+    # Hits are built for the kept candidates only: hundreds are scored per recall.
+    scored.sort(key=lambda entry: entry[:3])
+    return [
+        RecallHit(item, -negative_score, -negative_similarity, fresh, decayed, source)
+        for negative_score, negative_similarity, _, item, fresh, decayed, source in scored[:limit]
+    ]

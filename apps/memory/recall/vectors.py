@@ -124,6 +124,7 @@ def fused_candidates(
     categories: Sequence[int] = (),
     limit: int = VECTOR_LIMIT,
     keep: int = CANDIDATE_LIMIT,
+    keep_settings: bool = False,
 ) -> list[tuple[Candidate, float | None]]:
     """The nearest items and the lexical candidates fused by reciprocal rank (`fuse`: the
     nearest first on equal scores), the first `keep`, each with its cosine similarity to
@@ -131,12 +132,23 @@ def fused_candidates(
 
     With pgvector the search, the lexical candidates' cosines and the fusion are one
     statement that returns only the candidates kept, so no candidate is looked up by key
-    in Python; without it, `nearest_items` and `fuse` give the same list.
+    in Python; without it, `nearest_items` and `fuse` give the same list. The search's
+    settings last until the end of the transaction with `keep_settings` (a caller that
+    opened the transaction itself), else they are undone.
     """
     vector = list(query_embedding)
     if vector_search_available():
         return _fused_in_index(
-            scope, now, vector, embedding_model, memory_types, categories, limit, lexical, keep
+            scope,
+            now,
+            vector,
+            embedding_model,
+            memory_types,
+            categories,
+            limit,
+            lexical,
+            keep,
+            keep_settings,
         )
     matches = nearest_items(
         scope=scope,
@@ -295,11 +307,12 @@ def _similarity(distance: float) -> float:
     return max(-1.0, min(1.0, 1.0 - distance))
 
 
-def _search_rows(scope, vector, model, limit, statement) -> list[tuple]:
+def _search_rows(scope, vector, model, limit, statement, keep_settings=False) -> list[tuple]:
     """The rows of the statement `statement(walk)` builds, run under prepare_search's
-    settings, which are undone if a surrounding transaction would keep them."""
-    inside_transaction = connection.in_atomic_block
-    with transaction.atomic():
+    settings, which are undone if a surrounding transaction would keep them (unless
+    `keep_settings`: the caller's own transaction, ending soon after)."""
+    inside_transaction = connection.in_atomic_block and not keep_settings
+    with transaction.atomic(savepoint=False):  # reads only: nothing to roll back to
         with connection.cursor() as cursor:
             walk = prepare_search(cursor, scope=scope, model=model, dims=len(vector), limit=limit)
         sql, params = statement(walk)
@@ -315,7 +328,9 @@ def _search_rows(scope, vector, model, limit, statement) -> list[tuple]:
     return rows
 
 
-def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, lexical, keep):
+def _fused_in_index(
+    scope, now, vector, model, memory_types, categories, limit, lexical, keep, keep_settings
+):
     def statement(walk: bool) -> tuple[str, list[Any]]:
         return fused_query(
             scope=scope,
@@ -330,7 +345,7 @@ def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, 
             keep=keep,
         )
 
-    rows = _search_rows(scope, vector, model, limit, statement)
+    rows = _search_rows(scope, vector, model, limit, statement, keep_settings)
     width = len(RANKING_FIELDS)
     found = iter(candidates_from_rows(row for row in rows if row[width] is None))
     return [
