@@ -1,4 +1,5 @@
-"""Serializer fields every API shares: text PostgreSQL can store, finite numbers, and
+"""Serializer fields every API shares: text PostgreSQL can store, finite numbers (alone
+or as an embedding's list), and
 memory content checked by the one content validator (apps.core.validation)."""
 
 import math
@@ -20,6 +21,30 @@ class FiniteFloatField(serializers.FloatField):
         if not math.isfinite(value):
             raise serializers.ValidationError("Must be a finite number.")
         return value
+
+
+class FiniteFloatListField(serializers.ListField):
+    """A list of FiniteFloatField values (an embedding), checked in one pass when every
+    value is a finite number: DRF validating the child field for each of a few hundred
+    values was the largest fixed cost of a remember. Any other list gets the child's
+    validation, value by value, and so the same errors."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("child", FiniteFloatField())
+        super().__init__(**kwargs)
+
+    def run_child_validation(self, data):
+        if _NUMBER_TYPES.issuperset(map(type, data)):  # bool is a type of its own here
+            try:
+                values = list(map(float, data))
+            except OverflowError:  # an integer past float: the child's own handling
+                return super().run_child_validation(data)
+            if all(map(math.isfinite, values)):
+                return values
+        return super().run_child_validation(data)
+
+
+_NUMBER_TYPES = frozenset({float, int})
 
 
 class NoNulCharField(serializers.CharField):

@@ -64,7 +64,7 @@ def decode_embedding(raw: bytes | memoryview | None) -> array | None:
 def to_float32_bytes(vector: Sequence[float]) -> bytes:
     """float32 bytes (native order, as numpy's float32 reads it); ValueError on overflow."""
     packed = array("f", vector)
-    if not all(math.isfinite(value) for value in packed):
+    if not all(map(math.isfinite, packed)):
         raise ValueError("embedding values overflow float32")
     return packed.tobytes()
 

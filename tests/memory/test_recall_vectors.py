@@ -6,6 +6,7 @@ from array import array
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from apps.core.models import JobOutcome, JobRun, JobTrigger
 from apps.memory import vectors as vectors_module
@@ -16,7 +17,9 @@ from apps.memory.recall import (
     SCAN_LIMIT,
     cosine_similarity,
     fuse,
+    query_terms,
     recall_memories,
+    select_candidates,
 )
 from apps.memory.recall import vectors as recall_vectors
 from apps.memory.recall.vectors import index_query, prepare_search
@@ -171,7 +174,6 @@ def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_i
 def _plan_of_vector_statement(scope, *, limit):
     """Whether production's rule walks the index for `scope`, and the EXPLAIN ANALYZE of
     the statement it would run, under the settings it would run it with."""
-    from django.utils import timezone
 
     with transaction.atomic(), connection.cursor() as cursor:
         walk = prepare_search(cursor, scope=scope, model=MODEL, dims=384, limit=limit)
@@ -232,6 +234,63 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     with connection.cursor() as cursor:
         cursor.execute(settings_sql)
         assert cursor.fetchone() == before
+
+
+def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_a, monkeypatch):
+    """On pgvector the search, the lexical candidates' cosines and the fusion are one
+    statement: it answers what nearest_items and fuse answer on the fallback, equal
+    fused scores included (the nearest first, then the lexical order)."""
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    query = embed("flowers planted")
+    free = query.index(0.0)  # a dimension the query does not use
+    for n in range(40):  # embedded, each further from the query (no equal cosines)
+        vector = list(query)
+        vector[free] = 0.05 * (n + 1)
+        text = f"The user planted {'garden ' if n % 3 else ''}flower number {n}"
+        remember(scope_a, text, vector=vector)
+    for n in range(8):  # found by words only
+        MemoryItemFactory(scope=scope_a, text=f"garden note {n}", embedding=None)
+    now = timezone.now()
+    lexical = select_candidates(scope=scope_a, terms=query_terms("garden"), now=now, minimum=5)
+    search = {
+        "scope": scope_a,
+        "now": now,
+        "query_embedding": query,
+        "embedding_model": MODEL,
+        "lexical": lexical,
+        "limit": 15,
+        "keep": 30,
+    }
+    in_one_statement = recall_vectors.fused_candidates(**search)
+    monkeypatch.setattr(recall_vectors, "vector_search_available", lambda: False)
+    in_python = recall_vectors.fused_candidates(**search)
+
+    assert len(in_python) == 30 and len(lexical) > 15  # both lists reach past the cut
+    assert [item.pk for item, _ in in_one_statement] == [item.pk for item, _ in in_python]
+    for (_, cosine), (_, expected) in zip(in_one_statement, in_python, strict=True):
+        assert (cosine is None) == (expected is None)
+        assert cosine == pytest.approx(expected, abs=1e-5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recall_outside_a_transaction_is_one_transaction(operator_a, scope_a, vector_path):
+    """The candidates and the hits are read in one transaction, whose end also undoes the
+    vector search's settings: no second BEGIN or COMMIT, no statement resetting them."""
+    for n in range(30):
+        remember(scope_a, f"note {n} about the garden")
+    remember(scope_a, ANSWER, vector=embed("garden"))
+    with CaptureQueriesContext(connection) as queries:
+        hits = recall(operator_a, scope_a, "garden", top_k=20)
+    statements = [query["sql"] for query in queries.captured_queries]
+    # (The access-recording task, eager in tests, runs after the COMMIT.)
+    begin, commit = statements.index("BEGIN"), statements.index("COMMIT")
+    assert begin <= 2, statements  # before it, only the grants: admin group, scope
+    inside = statements[begin + 1 : commit]
+    assert "BEGIN" not in inside and len(inside) >= 3, statements
+    assert '"memory_memoryitem"."content"' in inside[-1]  # the hits in full, inside too
+    assert not any("reset_val" in sql for sql in statements), statements
+    assert len(hits) == 20 and hits[0].item.text == ANSWER
 
 
 def test_the_lexical_candidates_get_their_cosine_from_the_vector_search(

@@ -268,9 +268,9 @@ def fused_query(
     has no embedding of the model).
 
     Ranks and fused scores are computed as `fuse` computes them: the nearest are ranked
-    by their clamped cosine (then distance), the score is 1/(k + rank) in double
-    precision, vector term first, and equal scores keep the nearest first, then the
-    lexical order.
+    by their clamped cosine, equal ones in the order the search gave them (as Python's
+    stable sort kept them), the score is 1/(k + rank) in double precision, vector term
+    first, and equal scores keep the nearest first, then the lexical order.
     """
     nearest_sql, params = index_query(
         scope=scope,
@@ -288,8 +288,9 @@ def fused_query(
     # Only numbers and the models' own names are interpolated.
     sql = (
         f"WITH nearest AS (SELECT {columns}, n.distance, row_number() OVER ("  # noqa: S608
-        "ORDER BY greatest(-1.0, least(1.0, 1.0 - n.distance)) DESC, n.distance"
-        f") AS vector_rank FROM {nearest_sql} AS n), "
+        "ORDER BY greatest(-1.0, least(1.0, 1.0 - n.distance)) DESC, n.arrival"
+        f") AS vector_rank FROM (SELECT *, row_number() OVER () AS arrival FROM {nearest_sql} "
+        "AS found) AS n), "
         "lexical AS (SELECT l.id, l.lexical_rank FROM unnest(%s::uuid[]) "
         "WITH ORDINALITY AS l(id, lexical_rank)) "
         f"SELECT {', '.join(f'v.{name}' for name in names)}, l.lexical_rank, coalesce(v.distance, "
