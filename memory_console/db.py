@@ -171,31 +171,28 @@ def insert_rows_then(
 
 @contextmanager
 def planned_for_each_call(using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
-    """A transaction whose statements PostgreSQL plans for their actual values every time.
+    """Statements in the block are planned by PostgreSQL for their actual values, every time.
 
     psycopg prepares the statements a connection repeats (DATABASE_PREPARE_THRESHOLD),
     and PostgreSQL may then settle on one generic plan: right for the gate's key lookups,
     wrong where the best plan depends on the values, as recall's text patterns over a
-    large scope (the generic plan doubled the 50,000-item scope's p95). Nested in another
-    such block (recall's, around its candidates), it costs no statement: the setting
-    already holds for the transaction.
+    large scope (the generic plan doubled the 50,000-item scope's p95). In the block
+    psycopg prepares nothing, and an unnamed statement is planned with the values bound
+    to it. It costs no statement (a transaction and a setting cost recall three round
+    trips); blocks may nest.
     """
     connection = connections[using]
-    if getattr(connection, _PLANNED_FOR_EACH_CALL, False):
+    if connection.vendor != "postgresql":
         yield
         return
-    with transaction.atomic(using=using, savepoint=False):
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)")
-        setattr(connection, _PLANNED_FOR_EACH_CALL, True)
-        try:
-            yield
-        finally:
-            setattr(connection, _PLANNED_FOR_EACH_CALL, False)
-
-
-_PLANNED_FOR_EACH_CALL = "_planned_for_each_call"
+    connection.ensure_connection()
+    raw = connection.connection
+    threshold = raw.prepare_threshold
+    raw.prepare_threshold = None
+    try:
+        yield
+    finally:
+        raw.prepare_threshold = threshold
 
 
 def parse_timestamps_natively(cursor: Any) -> None:

@@ -274,22 +274,26 @@ def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_recall_outside_a_transaction_is_one_transaction(operator_a, scope_a, vector_path):
-    """The candidates and the hits are read in one transaction, whose end also undoes the
-    vector search's settings: no second BEGIN or COMMIT, no statement resetting them."""
+def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
+    operator_a, scope_a, vector_path
+):
+    """Its statements are planned for their values by not being prepared, and a small
+    scope's search needs no setting: so no BEGIN, COMMIT or set_config round trip."""
     for n in range(30):
         remember(scope_a, f"note {n} about the garden")
     remember(scope_a, ANSWER, vector=embed("garden"))
     with CaptureQueriesContext(connection) as queries:
         hits = recall(operator_a, scope_a, "garden", top_k=20)
     statements = [query["sql"] for query in queries.captured_queries]
-    # (The access-recording task, eager in tests, runs after the COMMIT.)
-    begin, commit = statements.index("BEGIN"), statements.index("COMMIT")
-    assert begin <= 2, statements  # before it, only the grants: admin group, scope
-    inside = statements[begin + 1 : commit]
-    assert "BEGIN" not in inside and len(inside) >= 3, statements
-    assert '"memory_memoryitem"."content"' in inside[-1]  # the hits in full, inside too
-    assert not any("reset_val" in sql for sql in statements), statements
+    # (The access-recording task, eager in tests, runs after the hits are loaded.)
+    loaded = next(n for n, sql in enumerate(statements) if '"memory_memoryitem"."content"' in sql)
+    recall_statements = statements[: loaded + 1]
+    assert not any(
+        sql in ("BEGIN", "COMMIT") or "set_config" in sql for sql in recall_statements
+    ), recall_statements
+    # Admin group, scope, lexical candidates, the search (its shape, then the fused
+    # statement; or the fallback's embeddings and nearest rows), the hits in full.
+    assert len(recall_statements) == 6, recall_statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER
 
 
@@ -372,13 +376,11 @@ def test_hybrid_recall_runs_a_fixed_number_of_queries(operator_a, scope_a, vecto
         hits = recall(operator_a, scope_a, "garden", top_k=20)
         [hit.item.scope.key for hit in hits]  # scope and tenant come preloaded
     statements = [query["sql"] for query in queries.captured_queries]
-    # Candidates are never loaded as model instances one by one: one statement per step
-    # (admin-group check, scope through the grants, lexical candidates, vector search,
-    # the hits in full), plus transaction control and, on pgvector, the search settings.
-    # Admin-group check, scope through the grants, the planning setting, lexical
-    # candidates, then pgvector's search settings, the search and (inside this test's
-    # transaction) their reset, or the fallback's embeddings and nearest rows; the hits in
-    # full. Never a statement per candidate.
+    # Candidates are never loaded as model instances one by one: one statement per step.
+    # Admin-group check, scope through the grants, lexical candidates, then pgvector's
+    # search shape (walk or exact; a small scope needs no settings) and the search fused
+    # with the lexical candidates, or the fallback's embeddings and nearest rows; the
+    # hits in full. Never a statement per candidate.
     searches = [sql for sql in statements if not sql.startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(searches) == (8 if vector_path == "pgvector" else 7), statements
+    assert len(searches) == 6, statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER

@@ -167,10 +167,8 @@ def recall_memories(
     terms = query_terms(query or "")
     types, cats = list(memory_types or []), list(categories or [])
     use_embedding = bool(query_embedding) and bool(embedding_model)
-    own_transaction = not connection.in_atomic_block
-    # One transaction for the candidates and the hits: one BEGIN and COMMIT, and the
-    # planning setting and the vector search's settings set once (the lexical pass runs
-    # before the search's settings, which are meant for the search alone).
+    # Both candidate statements are planned for this call's values (the patterns, the
+    # scope's size), never prepared: no transaction or setting needed for that.
     with planned_for_each_call():
         lexical = select_candidates(
             scope=scope,
@@ -191,18 +189,17 @@ def recall_memories(
                 lexical=lexical,
                 memory_types=types,
                 categories=cats,
-                keep_settings=own_transaction,
             )
-        kept = rank(
-            candidates,
-            tenant=scope.tenant,
-            terms=terms,
-            now=now,
-            min_score=min_score,
-            keep_padding=pad,
-            limit=top_k,
-        )
-        hits = load_hit_items(kept, scope=scope)
+    kept = rank(
+        candidates,
+        tenant=scope.tenant,
+        terms=terms,
+        now=now,
+        min_score=min_score,
+        keep_padding=pad,
+        limit=top_k,
+    )
+    hits = load_hit_items(kept, scope=scope)
     if hits:
         enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)
     return hits

@@ -49,7 +49,7 @@ from apps.memory.vectors import (
     vector_search_available,
 )
 from apps.tenancy.models import Scope
-from memory_console.db import parse_timestamps_natively
+from memory_console.db import parse_timestamps_natively, planned_for_each_call
 
 VECTOR_LIMIT = 100
 # Index candidates kept per step of the HNSW walk (pgvector's default is 40).
@@ -62,8 +62,8 @@ WALK_MIN_SHARE = 0.10
 # a walk of a small graph full of duplicates may miss the nearest.
 EXACT_SCOPE_ROWS = 2_000
 _FALLBACK_CHUNK = 2_000
-# Decides walk or exact (prepare_search's rule) and sets the search's settings.
-_SEARCH_SETUP_SQL = (
+# Decides walk or exact (prepare_search's rule), and whether the scope is small.
+_SEARCH_SHAPE_SQL = (
     "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
     "WHERE oid = %(table)s::regclass), "
     "sizes AS (SELECT total_rows, "
@@ -71,16 +71,17 @@ _SEARCH_SETUP_SQL = (
     "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
     "LIMIT (SELECT greatest(ceil(%(share)s * total_rows), %(exact_rows)s) + 1 "
     "FROM indexed)::bigint"
-    ") AS counted) AS scope_rows FROM indexed), "
-    "decision AS (SELECT to_regclass(%(own_index)s) IS NOT NULL "
-    "OR (scope_rows > %(exact_rows)s "
-    "AND scope_rows >= %(share)s * total_rows) AS walk FROM sizes) "
-    "SELECT walk, set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+    ") AS counted) AS scope_rows FROM indexed) "
+    "SELECT to_regclass(%(own_index)s) IS NOT NULL "
+    "OR (scope_rows > %(exact_rows)s AND scope_rows >= %(share)s * total_rows), "
+    "scope_rows <= %(exact_rows)s FROM sizes"
+)
+_SEARCH_SETTINGS_SQL = (
+    "SELECT set_config('jit', 'off', true), "
+    "set_config('hnsw.iterative_scan', 'relaxed_order', true), "
     "set_config('hnsw.ef_search', %(ef_search)s, true), "
-    "set_config('jit', 'off', true), "
-    "set_config('plan_cache_mode', 'force_custom_plan', true), "
-    "set_config('enable_sort', CASE WHEN walk THEN 'off' "
-    "ELSE current_setting('enable_sort') END, true) FROM decision"
+    "set_config('enable_sort', CASE WHEN %(walk)s THEN 'off' "
+    "ELSE current_setting('enable_sort') END, true)"
 )
 
 
@@ -124,7 +125,6 @@ def fused_candidates(
     categories: Sequence[int] = (),
     limit: int = VECTOR_LIMIT,
     keep: int = CANDIDATE_LIMIT,
-    keep_settings: bool = False,
 ) -> list[tuple[Candidate, float | None]]:
     """The nearest items and the lexical candidates fused by reciprocal rank (`fuse`: the
     nearest first on equal scores), the first `keep`, each with its cosine similarity to
@@ -132,9 +132,7 @@ def fused_candidates(
 
     With pgvector the search, the lexical candidates' cosines and the fusion are one
     statement that returns only the candidates kept, so no candidate is looked up by key
-    in Python; without it, `nearest_items` and `fuse` give the same list. The search's
-    settings last until the end of the transaction with `keep_settings` (a caller that
-    opened the transaction itself), else they are undone.
+    in Python; without it, `nearest_items` and `fuse` give the same list.
     """
     vector = list(query_embedding)
     if vector_search_available():
@@ -148,7 +146,6 @@ def fused_candidates(
             limit,
             lexical,
             keep,
-            keep_settings,
         )
     matches = nearest_items(
         scope=scope,
@@ -168,25 +165,30 @@ def fused_candidates(
 
 def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -> bool:
     """Decide whether the statement walks the HNSW index, and set this transaction's
-    search settings for it, in one round trip.
+    search settings for it (`search_shape`, then `apply_search_settings`)."""
+    walk, small = search_shape(cursor, scope=scope, model=model, dims=dims)
+    if walk or not small:
+        apply_search_settings(cursor, walk=walk)
+    return walk
+
+
+def search_shape(cursor, *, scope: Scope, model: str, dims: int) -> tuple[bool, bool]:
+    """Whether the statement walks the HNSW index, and whether the scope is small enough
+    (EXACT_SCOPE_ROWS vectors at most, ranked exactly) to need no setting: one statement.
 
     A scope with an HNSW index of its own (apps.memory.vectors.index_large_scopes) is
-    always walked, on that index: plans are made for each call's values, so the planner
-    sees that the scope matches the partial index's predicate. A scope of up to
-    EXACT_SCOPE_ROWS vectors is ranked exactly. Another is walked on the table's index
-    when it holds WALK_MIN_SHARE of the table's vectors (table_rows: the catalog's
-    estimate, pg_class.reltuples), else ranked exactly. The scope's vectors are counted
-    only as far as the rule needs: at most max(WALK_MIN_SHARE × table_rows,
-    EXACT_SCOPE_ROWS) index entries. A walk also disables sorting, so the planner cannot
-    trade it for an exact sort of the scope; an exact statement keeps it (disabling its
-    unavoidable sort would only inflate its cost).
-    JIT is off: pgvector costs a filtered walk high enough to trigger JIT compilation,
-    which took 300 ms to spare the walk a few.
+    always walked, on that index: plans are made for each call's values
+    (planned_for_each_call), so the planner sees that the scope matches the partial
+    index's predicate. A scope of up to EXACT_SCOPE_ROWS vectors is ranked exactly.
+    Another is walked on the table's index when it holds WALK_MIN_SHARE of the table's
+    vectors (table_rows: the catalog's estimate, pg_class.reltuples), else ranked
+    exactly. The scope's vectors are counted only as far as the rule needs: at most
+    max(WALK_MIN_SHARE × table_rows, EXACT_SCOPE_ROWS) index entries.
     """
     if dims != INDEXED_DIMENSIONS:
-        return False
+        return False, True  # never walked; as before, ranked without settings
     cursor.execute(
-        _SEARCH_SETUP_SQL,
+        _SEARCH_SHAPE_SQL,
         {
             "table": TABLE,
             "own_index": f"{SCOPE_INDEX_PREFIX}{int(scope.pk):d}",
@@ -195,11 +197,24 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
             "dims": dims,
             "share": WALK_MIN_SHARE,
             "exact_rows": EXACT_SCOPE_ROWS,
-            "limit": limit,
-            "ef_search": str(HNSW_EF_SEARCH),
         },
     )
-    return bool(cursor.fetchone()[0])
+    walk, small = cursor.fetchone()
+    return bool(walk), bool(small)
+
+
+def apply_search_settings(cursor, *, walk: bool) -> None:
+    """Set this transaction's settings for a walk, or the search of a scope that is not
+    small.
+
+    JIT is off: pgvector costs a filtered walk (and the exact ranking of a large scope)
+    high enough to trigger JIT compilation, which took 300 ms to spare the walk a few.
+    A walk is iterative (`hnsw.iterative_scan`), so the scope, status, expiry, type and
+    category filters do not starve it, and disables sorting, so the planner cannot trade
+    it for an exact sort of the scope; an exact statement keeps it (disabling its
+    unavoidable sort would only inflate its cost).
+    """
+    cursor.execute(_SEARCH_SETTINGS_SQL, {"ef_search": str(HNSW_EF_SEARCH), "walk": walk})
 
 
 def index_query(
@@ -308,30 +323,40 @@ def _similarity(distance: float) -> float:
     return max(-1.0, min(1.0, 1.0 - distance))
 
 
-def _search_rows(scope, vector, model, limit, statement, keep_settings=False) -> list[tuple]:
-    """The rows of the statement `statement(walk)` builds, run under prepare_search's
-    settings, which are undone if a surrounding transaction would keep them (unless
-    `keep_settings`: the caller's own transaction, ending soon after)."""
-    inside_transaction = connection.in_atomic_block and not keep_settings
-    with transaction.atomic(savepoint=False):  # reads only: nothing to roll back to
+def _search_rows(scope, vector, model, limit, statement) -> list[tuple]:
+    """The rows of the statement `statement(walk)` builds, planned for its values; a
+    search that is not of a small scope runs under apply_search_settings' settings, in a
+    transaction, and they are undone if a surrounding transaction would keep them.
+
+    A small scope's search needs neither (a few thousand distances, no JIT, no walk):
+    two statements in all, where a transaction and settings cost three more."""
+    with planned_for_each_call():
         with connection.cursor() as cursor:
-            walk = prepare_search(cursor, scope=scope, model=model, dims=len(vector), limit=limit)
-        sql, params = statement(walk)
-        with connection.cursor() as cursor:
-            parse_timestamps_natively(cursor)
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
+            walk, small = search_shape(cursor, scope=scope, model=model, dims=len(vector))
+        if small and not walk:
+            return _fetch_all(statement(walk))
+        inside_transaction = connection.in_atomic_block
+        with transaction.atomic(savepoint=False):  # reads only: nothing to roll back to
+            with connection.cursor() as cursor:
+                apply_search_settings(cursor, walk=walk)
+            rows = _fetch_all(statement(walk))
             if inside_transaction:  # the settings would outlive this statement: undo them
-                cursor.execute(
-                    "SELECT set_config(name, reset_val, true) FROM pg_settings "
-                    "WHERE name IN ('enable_sort', 'jit', 'plan_cache_mode')"
-                )
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT set_config(name, reset_val, true) FROM pg_settings "
+                        "WHERE name IN ('enable_sort', 'jit')"
+                    )
     return rows
 
 
-def _fused_in_index(
-    scope, now, vector, model, memory_types, categories, limit, lexical, keep, keep_settings
-):
+def _fetch_all(statement: tuple[str, list[Any]]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        parse_timestamps_natively(cursor)
+        cursor.execute(*statement)
+        return cursor.fetchall()
+
+
+def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, lexical, keep):
     def statement(walk: bool) -> tuple[str, list[Any]]:
         return fused_query(
             scope=scope,
@@ -346,7 +371,7 @@ def _fused_in_index(
             keep=keep,
         )
 
-    rows = _search_rows(scope, vector, model, limit, statement, keep_settings)
+    rows = _search_rows(scope, vector, model, limit, statement)
     width = len(RANKING_FIELDS)
     found = iter(candidates_from_rows(row for row in rows if row[width] is None))
     return [
