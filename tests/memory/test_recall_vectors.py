@@ -22,7 +22,7 @@ from apps.memory.recall import (
     select_candidates,
 )
 from apps.memory.recall import vectors as recall_vectors
-from apps.memory.recall.vectors import index_query, prepare_search
+from apps.memory.recall.vectors import fused_query, index_query, prepare_search
 from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
     SCOPE_INDEX_PREFIX,
@@ -171,22 +171,27 @@ def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_i
         assert cursor.fetchone() == (0,)
 
 
-def _plan_of_vector_statement(scope, *, limit):
+def _plan_of_vector_statement(scope, *, limit, fused_with=None):
     """Whether production's rule walks the index for `scope`, and the EXPLAIN ANALYZE of
-    the statement it would run, under the settings it would run it with."""
+    the statement it would run (the search alone, or fused with the `fused_with` lexical
+    candidates' ids, as recall runs it), under the settings it would run it with."""
 
     with transaction.atomic(), connection.cursor() as cursor:
         walk = prepare_search(cursor, scope=scope, model=MODEL, dims=384, limit=limit)
-        sql, params = index_query(
-            scope=scope,
-            now=timezone.now(),
-            vector=embed(QUESTION),
-            model=MODEL,
-            memory_types=[],
-            categories=[],
-            limit=limit,
-            walk=walk,
-        )
+        search = {
+            "scope": scope,
+            "now": timezone.now(),
+            "vector": embed(QUESTION),
+            "model": MODEL,
+            "memory_types": [],
+            "categories": [],
+            "limit": limit,
+            "walk": walk,
+        }
+        if fused_with is None:
+            sql, params = index_query(**search)
+        else:
+            sql, params = fused_query(**search, lexical=fused_with, keep=CANDIDATE_LIMIT)
         cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
         transaction.set_rollback(True)
@@ -338,6 +343,10 @@ def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
         walk, plan = _plan_of_vector_statement(scope_a, limit=10)
         assert walk
         assert created[0] in plan and "Sort" not in plan, plan
+        # Fused with the lexical candidates, the search still walks (only the fused
+        # list, at most VECTOR_LIMIT + CANDIDATE_LIMIT rows, is sorted).
+        _, plan = _plan_of_vector_statement(scope_a, limit=10, fused_with=[address.pk])
+        assert created[0] in plan, plan
         hits = recall(operator_a, scope_a, QUESTION, top_k=3)
         assert hits[0].item.pk == address.pk and hits[0].similarity_source == "embedding"
     finally:
