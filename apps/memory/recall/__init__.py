@@ -16,17 +16,20 @@
    walked for a large scope (its own index, apps.memory.vectors.index_large_scopes, or
    the table's when the scope is a large enough share of it), a small scope is ranked
    exactly (the rule: `vectors.prepare_search`), and the bytes are ranked in Python
-   where pgvector is missing. The same statement gives the lexical
-   candidates' cosines. The two lists are fused by reciprocal rank (`fuse`) and the
-   first CANDIDATE_LIMIT ranked.
-4. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
-   tenant's weights. Similarity is the cosine the vector path computed when the query and
-   the item were embedded by the same model, else lexical: the average, over query terms,
-   of the share of the term's character n-grams found in the text (trigrams for Latin
-   words, bigrams for CJK runs), computed the same way on every database. Recency is
-   0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS): how fresh the memory is in
-   use, independent of how long it is worth keeping (S(t) covers that). Hits under
-   `min_score`, and hits matching neither way unless `pad`, are dropped.
+   where pgvector is missing. The same statement gives the lexical candidates' cosines
+   and fuses the two lists by reciprocal rank, returning only the first CANDIDATE_LIMIT
+   (`vectors.fused_candidates`; `fuse` in Python on the fallback, in the same order).
+   Both candidate statements are planned for the call's values, never prepared
+   (`planned_for_each_call`); a small scope's search needs no transaction or setting.
+4. Candidates are ranked in Python (hits are built for the kept ones only): final =
+   α·similarity + β·recency + γ·S(t) with the tenant's weights. Similarity is the cosine
+   the vector path computed when the query and the item were embedded by the same model,
+   else lexical: the average, over query terms, of the share of the term's character
+   n-grams found in the text (trigrams for Latin words, bigrams for CJK runs), computed
+   the same way on every database. Recency is 0.5 ^ (days since last access /
+   RECENCY_HALF_LIFE_DAYS): how fresh the memory is in use, independent of how long it
+   is worth keeping (S(t) covers that). Hits under `min_score`, and hits matching
+   neither way unless `pad`, are dropped.
 5. Accesses are recorded off the request path: one Celery task, enqueued on commit,
    applies one set-based UPDATE for all hits (apps.memory.services.record_recall_accesses).
 

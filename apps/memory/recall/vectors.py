@@ -1,5 +1,6 @@
-"""Recall's vector path: the scope's items nearest to the query embedding, by cosine, and
-the cosine of the lexical candidates, in one statement.
+"""Recall's vector path: the scope's items nearest to the query embedding, by cosine, the
+cosine of the lexical candidates, and the two lists fused by reciprocal rank, in one
+statement (`fused_candidates`).
 
 With pgvector (apps.memory.vectors) the statement either walks an HNSW index or ranks the
 scope exactly, by one rule (`prepare_search`). A walk filtered to one scope visits about
@@ -14,6 +15,7 @@ ranked exactly, one distance per embedded item of the scope. The walk is iterati
 (`hnsw.iterative_scan`), so the scope, status, expiry, type and category filters do not
 starve it, and sorting is disabled for the statement, so the planner cannot trade the
 walk for an exact sort of the scope (which it costs lower at a few percent selectivity).
+Those settings need a transaction; a small scope's exact ranking needs none of them.
 Other dimensions than INDEXED_DIMENSIONS are ranked exactly. Without pgvector the
 scope's float32 bytes are ranked exactly in Python: correct, and linear in the scope's
 embedded items (a development fallback).
