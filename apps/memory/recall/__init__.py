@@ -208,10 +208,15 @@ def recall_memories(
     return hits
 
 
+# The hits are loaded by one of a few statements (keys repeated up to the next size), so
+# a connection keeps few of them prepared whatever top_k its callers ask for.
+_HIT_QUERY_SIZES = (1, 2, 5, 10, 20, 50, MAX_TOP_K)
+
+
 @cache
 def _hit_items_query(count: int) -> PrecompiledQuery:
-    """The `count` hits in full, compiled once per count (at most MAX_TOP_K of them): on
-    every recall, compiling the queryset cost more client CPU than the rest of ranking."""
+    """`count` items in full, compiled once per count (one of _HIT_QUERY_SIZES): on every
+    recall, compiling the queryset cost more client CPU than the rest of ranking."""
     sentinels = [uuid.UUID(int=n + 1) for n in range(count)]  # never a generated key
     stand_ins = {_database_key(sentinel): f"id_{n}" for n, sentinel in enumerate(sentinels)}
     items = MemoryItem.objects.filter(pk__in=sentinels)
@@ -231,8 +236,11 @@ def load_hit_items(
     """Swap the lightweight candidates of the final hits for fully loaded items (one query)."""
     if not hits:
         return []
-    query = _hit_items_query(len(hits))
-    values = {f"id_{n}": _database_key(hit.item.pk) for n, hit in enumerate(hits)}
+    keys = [_database_key(hit.item.pk) for hit in hits]
+    size = next(size for size in _HIT_QUERY_SIZES if size >= len(keys))
+    keys += keys[-1:] * (size - len(keys))  # a repeated key changes nothing
+    query = _hit_items_query(size)
+    values = {f"id_{n}": key for n, key in enumerate(keys)}
     loaded = {item.pk: item for (item,) in query.all(**values)}
     result = []
     for hit in hits:
