@@ -104,6 +104,10 @@ class Draft:
     commit_callbacks: list[Callable[[], None]] = field(default_factory=list)
     # What a stage's `prepare` looked up for this draft in a batch, by stage name.
     prepared: dict[str, Any] = field(default_factory=dict)
+    # The text as the writer sent it, kept by the sensitive-data stage when it redacts or
+    # seals `memory.text`: the injection stage judges these words, since an attacker's
+    # address or number is evidence even where the stored text hides it. Never stored.
+    written_text: str = ""
 
     @property
     def tenant(self) -> Any:
