@@ -4,6 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.services import version_of
@@ -113,33 +114,44 @@ def test_a_failing_row_stores_none_of_the_rows():
     assert not MemoryItem.objects.filter(pk=item.pk).exists()
 
 
-def plan_cache_mode() -> str:
+def prepared_statements() -> set[str]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('plan_cache_mode')")
-        return cursor.fetchone()[0]
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return {row[0] for row in cursor.fetchall()}
+
+
+REPEATED = "SELECT count(*) FROM memory_memoryitem WHERE text LIKE %s"
+REPEATS = 5  # past psycopg's prepare threshold (DATABASE_PREPARE_THRESHOLD, 2)
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_statements_in_the_block_are_planned_for_their_values_and_only_there(postgres_only):
-    assert plan_cache_mode() == "auto"
-    with planned_for_each_call():
-        assert plan_cache_mode() == "force_custom_plan"
-    assert plan_cache_mode() == "auto"
+    def repeat() -> None:
+        with connection.cursor() as cursor:
+            for _ in range(REPEATS):
+                cursor.execute(REPEATED, ["%window%"])
+
+    with planned_for_each_call(), planned_for_each_call():  # blocks may nest
+        repeat()
+    assert not any("memory_memoryitem" in sql for sql in prepared_statements())
+    with CaptureQueriesContext(connection) as queries, planned_for_each_call():
+        pass
+    assert queries.captured_queries == []  # not a round trip
+    repeat()  # outside, a repeated statement is prepared again
+    assert any("memory_memoryitem" in sql for sql in prepared_statements())
 
 
 @pytest.mark.postgres
 def test_recall_plans_its_candidate_query_for_the_patterns(postgres_only):
-    from django.test.utils import CaptureQueriesContext
-
     from apps.memory.recall import query_terms, select_candidates
 
     item = MemoryItemFactory(text="window seats please")
-    with CaptureQueriesContext(connection) as queries:
-        terms = query_terms("window")
+    terms = query_terms("window")
+    for _ in range(REPEATS):
         found = select_candidates(scope=item.scope, terms=terms, now=item.created_at)
     assert [candidate.pk for candidate in found] == [item.pk]
-    assert "plan_cache_mode" in queries[0]["sql"]
+    assert not any("term_hits" in sql for sql in prepared_statements())
 
 
 def scope_lookup() -> PrecompiledQuery:

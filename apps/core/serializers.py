@@ -1,4 +1,5 @@
-"""Serializer fields every API shares: text PostgreSQL can store, finite numbers, and
+"""Serializer fields every API shares: text PostgreSQL can store, finite numbers (alone
+or as an embedding's list), and
 memory content checked by the one content validator (apps.core.validation)."""
 
 import math

@@ -6,6 +6,7 @@ from array import array
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from apps.core.models import JobOutcome, JobRun, JobTrigger
 from apps.memory import vectors as vectors_module
@@ -16,10 +17,12 @@ from apps.memory.recall import (
     SCAN_LIMIT,
     cosine_similarity,
     fuse,
+    query_terms,
     recall_memories,
+    select_candidates,
 )
 from apps.memory.recall import vectors as recall_vectors
-from apps.memory.recall.vectors import index_query, prepare_search
+from apps.memory.recall.vectors import fused_query, index_query, prepare_search
 from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
     SCOPE_INDEX_PREFIX,
@@ -168,23 +171,27 @@ def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_i
         assert cursor.fetchone() == (0,)
 
 
-def _plan_of_vector_statement(scope, *, limit):
+def _plan_of_vector_statement(scope, *, limit, fused_with=None):
     """Whether production's rule walks the index for `scope`, and the EXPLAIN ANALYZE of
-    the statement it would run, under the settings it would run it with."""
-    from django.utils import timezone
+    the statement it would run (the search alone, or fused with the `fused_with` lexical
+    candidates' ids, as recall runs it), under the settings it would run it with."""
 
     with transaction.atomic(), connection.cursor() as cursor:
         walk = prepare_search(cursor, scope=scope, model=MODEL, dims=384, limit=limit)
-        sql, params = index_query(
-            scope=scope,
-            now=timezone.now(),
-            vector=embed(QUESTION),
-            model=MODEL,
-            memory_types=[],
-            categories=[],
-            limit=limit,
-            walk=walk,
-        )
+        search = {
+            "scope": scope,
+            "now": timezone.now(),
+            "vector": embed(QUESTION),
+            "model": MODEL,
+            "memory_types": [],
+            "categories": [],
+            "limit": limit,
+            "walk": walk,
+        }
+        if fused_with is None:
+            sql, params = index_query(**search)
+        else:
+            sql, params = fused_query(**search, lexical=fused_with, keep=CANDIDATE_LIMIT)
         cursor.execute(f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
         transaction.set_rollback(True)
@@ -234,6 +241,67 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
         assert cursor.fetchone() == before
 
 
+def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_a, monkeypatch):
+    """On pgvector the search, the lexical candidates' cosines and the fusion are one
+    statement: it answers what nearest_items and fuse answer on the fallback, equal
+    fused scores included (the nearest first, then the lexical order)."""
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    query = embed("flowers planted")
+    free = query.index(0.0)  # a dimension the query does not use
+    for n in range(40):  # embedded, each further from the query (no equal cosines)
+        vector = list(query)
+        vector[free] = 0.05 * (n + 1)
+        text = f"The user planted {'garden ' if n % 3 else ''}flower number {n}"
+        remember(scope_a, text, vector=vector)
+    for n in range(8):  # found by words only
+        MemoryItemFactory(scope=scope_a, text=f"garden note {n}", embedding=None)
+    now = timezone.now()
+    lexical = select_candidates(scope=scope_a, terms=query_terms("garden"), now=now, minimum=5)
+    search = {
+        "scope": scope_a,
+        "now": now,
+        "query_embedding": query,
+        "embedding_model": MODEL,
+        "lexical": lexical,
+        "limit": 15,
+        "keep": 30,
+    }
+    in_one_statement = recall_vectors.fused_candidates(**search)
+    monkeypatch.setattr(recall_vectors, "vector_search_available", lambda: False)
+    in_python = recall_vectors.fused_candidates(**search)
+
+    assert len(in_python) == 30 and len(lexical) > 15  # both lists reach past the cut
+    assert [item.pk for item, _ in in_one_statement] == [item.pk for item, _ in in_python]
+    for (_, cosine), (_, expected) in zip(in_one_statement, in_python, strict=True):
+        assert (cosine is None) == (expected is None)
+        assert cosine == pytest.approx(expected, abs=1e-5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
+    operator_a, scope_a, vector_path
+):
+    """Its statements are planned for their values by not being prepared, and a small
+    scope's search needs no setting: so no BEGIN, COMMIT or set_config round trip."""
+    for n in range(30):
+        remember(scope_a, f"note {n} about the garden")
+    remember(scope_a, ANSWER, vector=embed("garden"))
+    with CaptureQueriesContext(connection) as queries:
+        hits = recall(operator_a, scope_a, "garden", top_k=20)
+    statements = [query["sql"] for query in queries.captured_queries]
+    # (The access-recording task, eager in tests, runs after the hits are loaded.)
+    loaded = next(n for n, sql in enumerate(statements) if '"memory_memoryitem"."content"' in sql)
+    recall_statements = statements[: loaded + 1]
+    assert not any(
+        sql in ("BEGIN", "COMMIT") or "set_config" in sql for sql in recall_statements
+    ), recall_statements
+    # Admin group, scope, lexical candidates, the search (its shape, then the fused
+    # statement; or the fallback's embeddings and nearest rows), the hits in full.
+    assert len(recall_statements) == 6, recall_statements
+    assert len(hits) == 20 and hits[0].item.text == ANSWER
+
+
 def test_the_lexical_candidates_get_their_cosine_from_the_vector_search(
     operator_a, scope_a, vector_path
 ):
@@ -275,6 +343,10 @@ def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
         walk, plan = _plan_of_vector_statement(scope_a, limit=10)
         assert walk
         assert created[0] in plan and "Sort" not in plan, plan
+        # Fused with the lexical candidates, the search still walks (only the fused
+        # list, at most VECTOR_LIMIT + CANDIDATE_LIMIT rows, is sorted).
+        _, plan = _plan_of_vector_statement(scope_a, limit=10, fused_with=[address.pk])
+        assert created[0] in plan, plan
         hits = recall(operator_a, scope_a, QUESTION, top_k=3)
         assert hits[0].item.pk == address.pk and hits[0].similarity_source == "embedding"
     finally:
@@ -313,13 +385,11 @@ def test_hybrid_recall_runs_a_fixed_number_of_queries(operator_a, scope_a, vecto
         hits = recall(operator_a, scope_a, "garden", top_k=20)
         [hit.item.scope.key for hit in hits]  # scope and tenant come preloaded
     statements = [query["sql"] for query in queries.captured_queries]
-    # Candidates are never loaded as model instances one by one: one statement per step
-    # (admin-group check, scope through the grants, lexical candidates, vector search,
-    # the hits in full), plus transaction control and, on pgvector, the search settings.
-    # Admin-group check, scope through the grants, the planning setting, lexical
-    # candidates, then pgvector's search settings, the search and (inside this test's
-    # transaction) their reset, or the fallback's embeddings and nearest rows; the hits in
-    # full. Never a statement per candidate.
+    # Candidates are never loaded as model instances one by one: one statement per step.
+    # Admin-group check, scope through the grants, lexical candidates, then pgvector's
+    # search shape (walk or exact; a small scope needs no settings) and the search fused
+    # with the lexical candidates, or the fallback's embeddings and nearest rows; the
+    # hits in full. Never a statement per candidate.
     searches = [sql for sql in statements if not sql.startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(searches) == (8 if vector_path == "pgvector" else 7), statements
+    assert len(searches) == 6, statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER

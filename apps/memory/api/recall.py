@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.core.serializers import FiniteFloatField, NoNulCharField
+from apps.core.serializers import FiniteFloatField, FiniteFloatListField, NoNulCharField
 from apps.memory.api.remember_body import MAX_EMBEDDING_DIMENSIONS, tenant_of_request
 from apps.memory.api.serializers import MemorySerializer
 from apps.memory.embedding_provider import EmbeddingUnavailable, embed_texts, provider_model
@@ -43,8 +43,7 @@ class RecallRequest(serializers.Serializer):
     categories = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=99), required=False, max_length=100
     )
-    query_embedding = serializers.ListField(
-        child=FiniteFloatField(),
+    query_embedding = FiniteFloatListField(
         required=False,
         allow_null=True,
         min_length=1,

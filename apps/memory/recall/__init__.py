@@ -16,17 +16,20 @@
    walked for a large scope (its own index, apps.memory.vectors.index_large_scopes, or
    the table's when the scope is a large enough share of it), a small scope is ranked
    exactly (the rule: `vectors.prepare_search`), and the bytes are ranked in Python
-   where pgvector is missing. The same statement gives the lexical
-   candidates' cosines. The two lists are fused by reciprocal rank (`fuse`) and the
-   first CANDIDATE_LIMIT ranked.
-4. Candidates are reranked in Python: final = α·similarity + β·recency + γ·S(t) with the
-   tenant's weights. Similarity is the cosine the vector path computed when the query and
-   the item were embedded by the same model, else lexical: the average, over query terms,
-   of the share of the term's character n-grams found in the text (trigrams for Latin
-   words, bigrams for CJK runs), computed the same way on every database. Recency is
-   0.5 ^ (days since last access / RECENCY_HALF_LIFE_DAYS): how fresh the memory is in
-   use, independent of how long it is worth keeping (S(t) covers that). Hits under
-   `min_score`, and hits matching neither way unless `pad`, are dropped.
+   where pgvector is missing. The same statement gives the lexical candidates' cosines
+   and fuses the two lists by reciprocal rank, returning only the first CANDIDATE_LIMIT
+   (`vectors.fused_candidates`; `fuse` in Python on the fallback, in the same order).
+   Both candidate statements are planned for the call's values, never prepared
+   (`planned_for_each_call`); a small scope's search needs no transaction or setting.
+4. Candidates are ranked in Python (hits are built for the kept ones only): final =
+   α·similarity + β·recency + γ·S(t) with the tenant's weights. Similarity is the cosine
+   the vector path computed when the query and the item were embedded by the same model,
+   else lexical: the average, over query terms, of the share of the term's character
+   n-grams found in the text (trigrams for Latin words, bigrams for CJK runs), computed
+   the same way on every database. Recency is 0.5 ^ (days since last access /
+   RECENCY_HALF_LIFE_DAYS): how fresh the memory is in use, independent of how long it
+   is worth keeping (S(t) covers that). Hits under `min_score`, and hits matching
+   neither way unless `pad`, are dropped.
 5. Accesses are recorded off the request path: one Celery task, enqueued on commit,
    applies one set-based UPDATE for all hits (apps.memory.services.record_recall_accesses).
 
@@ -35,12 +38,14 @@ nearest embeddings), `ranking` (fusion and scores); this
 module holds the entry point, `recall_memories`, and re-exports the parts.
 """
 
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import cache
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from apps.core.errors import ServiceError
@@ -60,11 +65,17 @@ from apps.memory.recall.ranking import (
     rank,
     recency,
 )
-from apps.memory.recall.vectors import VECTOR_LIMIT, VectorMatches, nearest_items
+from apps.memory.recall.vectors import (
+    VECTOR_LIMIT,
+    VectorMatches,
+    fused_candidates,
+    nearest_items,
+)
 from apps.memory.selectors import find_granted_scope, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
+from memory_console.db import PrecompiledQuery, planned_for_each_call
 
 __all__ = [
     "CANDIDATE_LIMIT",
@@ -80,6 +91,7 @@ __all__ = [
     "VectorMatches",
     "cosine_similarity",
     "fuse",
+    "fused_candidates",
     "lexical_similarity",
     "load_hit_items",
     "nearest_items",
@@ -158,41 +170,64 @@ def recall_memories(
     terms = query_terms(query or "")
     types, cats = list(memory_types or []), list(categories or [])
     use_embedding = bool(query_embedding) and bool(embedding_model)
-    lexical = select_candidates(
-        scope=scope,
-        terms=terms,
-        now=now,
-        memory_types=types,
-        categories=cats,
-        minimum=top_k,
-        top_up=pad,
-    )
-    candidates, cosines = lexical, {}
-    if use_embedding:
-        matches = nearest_items(
+    # Both candidate statements are planned for this call's values (the patterns, the
+    # scope's size), never prepared: no transaction or setting needed for that.
+    with planned_for_each_call():
+        lexical = select_candidates(
             scope=scope,
+            terms=terms,
             now=now,
-            query_embedding=list(query_embedding or ()),
-            embedding_model=embedding_model,
             memory_types=types,
             categories=cats,
-            also=[item.pk for item in lexical],
+            minimum=top_k,
+            top_up=pad,
         )
-        cosines = matches.cosines
-        by_pk = {item.pk: item for item in lexical}
-        by_pk.update((item.pk, item) for item, _ in matches.nearest)
-        fused = fuse([item.pk for item, _ in matches.nearest], [item.pk for item in lexical])
-        candidates = [by_pk[pk] for pk in fused[:CANDIDATE_LIMIT]]
-    ranked = rank(candidates, tenant=scope.tenant, terms=terms, now=now, cosines=cosines)
-    kept = [
-        hit
-        for hit in ranked
-        if hit.score >= min_score and (pad or hit.similarity_source != "padding")
-    ][:top_k]
+        candidates: list[tuple[Candidate, float | None]] = [(item, None) for item in lexical]
+        if use_embedding:
+            candidates = fused_candidates(
+                scope=scope,
+                now=now,
+                query_embedding=list(query_embedding or ()),
+                embedding_model=embedding_model,
+                lexical=lexical,
+                memory_types=types,
+                categories=cats,
+            )
+    kept = rank(
+        candidates,
+        tenant=scope.tenant,
+        terms=terms,
+        now=now,
+        min_score=min_score,
+        keep_padding=pad,
+        limit=top_k,
+    )
     hits = load_hit_items(kept, scope=scope)
     if hits:
         enqueue_access_recording(hits=hits, scope=scope, actor=actor, accessed_at=now)
     return hits
+
+
+# The hits are loaded by one of a few statements (keys repeated up to the next size), so
+# a connection keeps few of them prepared whatever top_k its callers ask for.
+_HIT_QUERY_SIZES = (1, 2, 5, 10, 20, 50, MAX_TOP_K)
+
+
+@cache
+def _hit_items_query(count: int) -> PrecompiledQuery:
+    """`count` items in full, compiled once per count (one of _HIT_QUERY_SIZES): on every
+    recall, compiling the queryset cost more client CPU than the rest of ranking."""
+    sentinels = [uuid.UUID(int=n + 1) for n in range(count)]  # never a generated key
+    stand_ins = {_database_key(sentinel): f"id_{n}" for n, sentinel in enumerate(sentinels)}
+    items = MemoryItem.objects.filter(pk__in=sentinels)
+    return PrecompiledQuery(
+        items, models=[(MemoryItem, "")], stand_ins=stand_ins, deferred=_NEVER_LOADED
+    )
+
+
+def _database_key(pk: uuid.UUID) -> Any:
+    """An item's key as the database receives it (a UUID on PostgreSQL, hex on SQLite)."""
+    return MemoryItem._meta.pk.get_db_prep_value(pk, connection)
 
 
 def load_hit_items(
@@ -201,7 +236,12 @@ def load_hit_items(
     """Swap the lightweight candidates of the final hits for fully loaded items (one query)."""
     if not hits:
         return []
-    loaded = MemoryItem.objects.defer(*_NEVER_LOADED).in_bulk([hit.item.pk for hit in hits])
+    keys = [_database_key(hit.item.pk) for hit in hits]
+    size = next(size for size in _HIT_QUERY_SIZES if size >= len(keys))
+    keys += keys[-1:] * (size - len(keys))  # a repeated key changes nothing
+    query = _hit_items_query(size)
+    values = {f"id_{n}": key for n, key in enumerate(keys)}
+    loaded = {item.pk: item for (item,) in query.all(**values)}
     result = []
     for hit in hits:
         item = loaded.get(hit.item.pk)

@@ -19,7 +19,7 @@ from django.db.models import Q
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall.query import QueryTerm, cjk_bigram_patterns, sql_patterns
 from apps.tenancy.models import Scope
-from memory_console.db import planned_for_each_call
+from memory_console.db import parse_timestamps_natively, planned_for_each_call
 
 CANDIDATE_LIMIT = 200
 # Matching rows examined before ranking by matched terms (bounds work on huge scopes).
@@ -192,6 +192,7 @@ def _select_candidates(
             categories=categories,
         )
         with connection.cursor() as cursor:
+            parse_timestamps_natively(cursor)
             cursor.execute(sql, params)
             rows = cursor.fetchall()
         seen = {item.pk for item in candidates}

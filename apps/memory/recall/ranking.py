@@ -8,7 +8,7 @@ independent of how long it is worth keeping (S(t) covers that).
 """
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -80,29 +80,33 @@ def recency(*, last_access_at: datetime, now: datetime) -> float:
 
 
 def rank(
-    candidates: Iterable[Candidate],
+    candidates: Iterable[tuple[Candidate, float | None]],
     *,
     tenant: Tenant,
     terms: Sequence[QueryTerm],
     now: datetime,
-    cosines: Mapping[Any, float] | None = None,
+    min_score: float = -math.inf,
+    keep_padding: bool = True,
+    limit: int | None = None,
 ) -> list[RecallHit[Candidate]]:
-    """Score candidates α·similarity + β·recency + γ·S(t), best first.
+    """Score candidates α·similarity + β·recency + γ·S(t), best first: the first `limit`
+    of those scoring at least `min_score` (and matching one way or another, unless
+    `keep_padding`).
 
-    `cosines` holds the embedding similarities the vector path computed, by item pk
-    (items of the query's embedding model); the others are scored lexically, and one
-    that matches neither way (similarity 0) is labelled "padding".
+    Each candidate comes with the embedding similarity the vector path computed (None
+    when the item has no embedding of the query's model); the others are scored
+    lexically, and one that matches neither way (similarity 0) is labelled "padding".
     """
     alpha, beta, gamma = tenant.recall_alpha, tenant.recall_beta, tenant.recall_gamma
-    cosines = cosines or {}
-    hits = []
-    for item in candidates:
-        cosine = cosines.get(item.pk)
+    scored = []
+    for item, cosine in candidates:
         if cosine is not None:
             similarity, source = max(cosine, 0.0), "embedding"
         else:
             similarity, source = lexical_similarity(terms, item.text), "lexical"
         if similarity <= 0:
+            if not keep_padding:
+                continue
             source = "padding"
         fresh = recency(last_access_at=item.last_access_at, now=now)
         decayed = effective_score(
@@ -112,6 +116,11 @@ def rank(
             now=now,
         )
         score = alpha * similarity + beta * fresh + gamma * decayed
-        hits.append(RecallHit(item, score, similarity, fresh, decayed, source))
-    hits.sort(key=lambda hit: (-hit.score, -hit.similarity, str(hit.item.pk)))
-    return hits
+        if score >= min_score:
+            scored.append((-score, -similarity, str(item.pk), item, fresh, decayed, source))
+    # Hits are built for the kept candidates only: hundreds are scored per recall.
+    scored.sort(key=lambda entry: entry[:3])
+    return [
+        RecallHit(item, -negative_score, -negative_similarity, fresh, decayed, source)
+        for negative_score, negative_similarity, _, item, fresh, decayed, source in scored[:limit]
+    ]
