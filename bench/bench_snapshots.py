@@ -116,6 +116,7 @@ def split(size: int) -> None:
         reader = timed("open package (unwrap key)", PackageReader, stream, passphrase=None)
         staged = Staged(header=reader.header, version=reader.version)
         resolver = ScopeResolver(tenant=tenant, mapping=Mapping(), source_slug="")
+        batch = screening.Batch(tenant=tenant, actor="bench", restore="split")
         chunks = reader.chunks()
         while (plain := timed("decrypt + decompress", next, chunks, None)) is not None:
             for line in timed("split lines", plain.split, b"\n"):
@@ -128,9 +129,10 @@ def split(size: int) -> None:
                     continue
                 item = timed("validate records", parse_item, data)
                 staged.items += 1
-                target = resolver.by_number[item.scope]
-                draft = timed("draft", screening._judge, item, target, tenant=tenant,
-                              actor="bench", stages=())  # fmt: skip
+                target = resolver.by_number[item.scope].landing()
+                scope = screening._scope_cache.scope_of(target, batch)
+                draft = timed("draft", screening._judge, item, target, scope=scope,
+                              tenant=tenant, actor="bench", stages=())  # fmt: skip
                 try:
                     for stage in stages:
                         timed(f"stage: {stage.name}", stage.inspect, draft)
@@ -143,8 +145,8 @@ def split(size: int) -> None:
                       source_kind=draft.memory.source_kind)  # fmt: skip
                 row = timed("staging row", screening._row, item, draft, seq=staged.items,
                             target=target, tenant=tenant)  # fmt: skip
-                prepared = timed("staging row", staging.prepared_row, row)
-                timed("COPY to staging", writer.add, prepared)
+                block = timed("staging row", staging.row_block, [row])
+                timed("COPY to staging", writer.add, block)
         timed("COPY to staging", writer.finish)
         scopes = [(t.number, t.kind, t.external_id, t.subject, t.scope.pk)
                   for t in resolver.targets.values()]  # fmt: skip

@@ -87,6 +87,26 @@ def test_round_trip_into_another_tenant_with_a_mapping_keeps_every_item_and_reca
     assert event.metadata["inserted"] == 7 and "Haidian" not in json.dumps(event.metadata)
 
 
+def test_values_that_copy_text_must_escape_restore_unchanged(tenant_a, tenant_b):
+    """Staged rows travel as COPY text: tabs, newlines, backslashes, quotes, \\N, non-ASCII
+    and nested JSON in content, key, run id and metadata come back as they were."""
+    awkward = 'tab\there\nnew line\r\\N back\\slash "quoted" 朝阳 \u00e9'
+    write(
+        tenant_a,
+        "user:u_9",
+        {"text": awkward, "nested": {"list": [1, 2.5, None, True, awkward]}},
+        key="k\\ey\twith tab",
+        run_id="run\\1\n",
+        metadata={"note": awkward, "empty": {}, "none": None},
+    )
+    write(tenant_a, "user:u_9", {"value": "\\N"}, expires_at=None, importance=1e-06)
+
+    result = _restore(package_bytes(tenant_a), tenant_b)
+
+    assert result.outcome["inserted"] == 2
+    assert _shape(tenant_b) == _shape(tenant_a)
+
+
 def test_a_dry_run_reports_per_scope_and_writes_nothing(populated, tenant_b):
     result = _restore(package_bytes(populated), tenant_b, dry_run=True)
     assert result.outcome is None
