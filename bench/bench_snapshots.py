@@ -129,7 +129,8 @@ def split(size: int) -> None:
                     continue
                 item = timed("validate records", parse_item, data)
                 staged.items += 1
-                target = resolver.by_number[item.scope].landing()
+                target = timed("scope records + denylist", resolver.target_of, item.scope)
+                target = target.landing()
                 scope = screening._scope_cache.scope_of(target, batch)
                 draft = timed("draft", screening._judge, item, target, scope=scope,
                               tenant=tenant, actor="bench", stages=())  # fmt: skip

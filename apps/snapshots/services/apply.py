@@ -94,9 +94,10 @@ def _prep(model, field: str, value: Any) -> Any:
 def _create_missing_scopes(staged: Staged, *, tenant: Tenant, on_conflict: str, actor) -> int:
     """Create the target scopes that receive items and do not exist yet (audited)."""
     with connection.cursor() as cursor:
+        # A semi-join: each scope's first landing row answers (index snapshot_staging_hash).
         cursor.execute(
-            f"SELECT DISTINCT sc.scope_no FROM {_SC} sc JOIN {_S} s ON s.scope_no = sc.scope_no "  # noqa: S608
-            f"WHERE sc.scope_id IS NULL AND {_inserted(on_conflict)}"
+            f"SELECT sc.scope_no FROM {_SC} sc WHERE sc.scope_id IS NULL AND EXISTS ("  # noqa: S608
+            f"SELECT 1 FROM {_S} s WHERE s.scope_no = sc.scope_no AND {_inserted(on_conflict)})"
         )
         wanted = {row[0] for row in cursor.fetchall()}
     created = 0
@@ -124,8 +125,9 @@ def _drop_erased_since(staged: Staged) -> int:
     """Leave out scopes erased since pass 1 (asked again inside the transaction)."""
     dropped = 0
     assert staged.resolver is not None
+    erased = staged.resolver.erased(t for t in staged.targets.values() if not t.denylisted)
     for target in staged.targets.values():
-        if target.denylisted or not staged.resolver.is_erased(target):
+        if target.number not in erased:
             continue
         target.denylisted = True
         with connection.cursor() as cursor:

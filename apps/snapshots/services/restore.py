@@ -15,7 +15,7 @@ conflicting with set-based SQL, and `dry_run_report` counts them per scope.
 
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -24,7 +24,7 @@ from django.db import connection
 from apps.audit.hashing import keyed_hash
 from apps.core.types import Actor
 from apps.memory.models import MemoryItem, MemoryStatus
-from apps.privacy.selectors import active_denylist_digests
+from apps.privacy.selectors import denylisted_among
 from apps.snapshots.package.read import validated_records
 from apps.snapshots.package.records import ScopeRecord
 from apps.snapshots.package.stream import PackageReader
@@ -79,7 +79,12 @@ class Staged:
 
 
 class ScopeResolver:
-    """Maps package scopes onto the target tenant and checks them against the denylist."""
+    """Maps package scopes onto the target tenant and checks them against the denylist.
+
+    Scope records are resolved a run at a time, when the first item after them asks for
+    its target: a package lists its scopes before their items, so the existing scopes
+    and the denylist are asked once for all of them rather than once per scope (the
+    restoring process waited on those round trips while the workers sat idle)."""
 
     def __init__(self, *, tenant: Tenant, mapping: Mapping, source_slug: str):
         self.tenant = tenant
@@ -91,16 +96,66 @@ class ScopeResolver:
             self.tenant_ids.append(source.pk)
         self.targets: dict[str, TargetScope] = {}
         self.by_number: dict[int, TargetScope] = {}
+        self.pending: list[ScopeRecord] = []
 
-    def is_erased(self, target: TargetScope) -> bool:
-        """Whether any identity landing in the target is denylisted (asked now)."""
-        digests = {keyed_hash(value) for value in target.identities if value}
-        return any(
-            active_denylist_digests(tenant_id=tenant_id, digests=digests)
-            for tenant_id in self.tenant_ids
-        )
+    def erased(self, targets: Iterable[TargetScope]) -> set[int]:
+        """The numbers of the targets any of whose identities is denylisted (asked now)."""
+        targets = list(targets)
+        digest_of = {value: keyed_hash(value) for t in targets for value in t.identities if value}
+        digests = sorted(set(digest_of.values()))
+        found: set[str] = set()
+        for tenant_id in self.tenant_ids:
+            for start in range(0, len(digests), _DIGESTS_PER_QUERY):
+                chunk = set(digests[start : start + _DIGESTS_PER_QUERY])
+                found |= denylisted_among(tenant_id=tenant_id, digests=chunk)
+        return {
+            target.number
+            for target in targets
+            if any(digest_of[value] in found for value in target.identities if value)
+        }
 
-    def add(self, record: ScopeRecord) -> TargetScope:
+    def add(self, record: ScopeRecord) -> None:
+        """Note a scope record; it is resolved with the rest of its run."""
+        self.pending.append(record)
+
+    def target_of(self, number: int) -> TargetScope:
+        """Where the items of package scope `number` land."""
+        if self.pending:
+            self.resolve()
+        return self.by_number[number]
+
+    def resolve(self) -> None:
+        """Map the pending scope records, find the scopes that exist already and ask the
+        denylist about every identity landing in the targets they touch."""
+        placed = [(record, *self._mapped(record)) for record in self.pending]
+        self.pending = []
+        wanted = {(kind, external_id) for _, key, kind, external_id, _ in placed}
+        existing = self._existing(wanted - {(t.kind, t.external_id) for t in self.targets.values()})
+        touched: dict[str, TargetScope] = {}
+        for record, new_key, kind, external_id, subject in placed:
+            target = self.targets.get(new_key)
+            if target is None:
+                scope = existing.get((kind, external_id)) or Scope(
+                    tenant=self.tenant, kind=kind, external_id=external_id, subject=subject
+                )
+                target = TargetScope(
+                    number=len(self.targets),
+                    kind=kind,
+                    external_id=external_id,
+                    subject=scope.subject,
+                    scope=scope,
+                    denylisted=False,
+                )
+                self.targets[new_key] = target
+            target.identities |= {record.key, record.subject, new_key, subject, target.subject}
+            self.by_number[record.number] = target
+            touched[new_key] = target
+        erased = self.erased(touched.values())
+        for target in touched.values():
+            target.denylisted = target.number in erased
+
+    def _mapped(self, record: ScopeRecord) -> tuple[str, str, str, str]:
+        """The record's target key, kind, external id and subject under the mapping."""
         new_key = self.mapping.scopes.get(record.key, record.key)
         kind, _, external_id = new_key.partition(":")
         subject = self.mapping.subjects.get(record.subject, record.subject)
@@ -111,29 +166,25 @@ class ScopeResolver:
             and record.subject == record.external_id
         ):
             subject = external_id  # a user scope is about its user (create_scope's default)
-        target = self.targets.get(new_key)
-        if target is None:
-            existing = (
-                Scope.objects.filter(tenant=self.tenant, kind=kind, external_id=external_id)
-                .select_related("tenant")
-                .first()
-            )
-            scope = existing or Scope(
-                tenant=self.tenant, kind=kind, external_id=external_id, subject=subject
-            )
-            target = TargetScope(
-                number=len(self.targets),
-                kind=kind,
-                external_id=external_id,
-                subject=scope.subject,
-                scope=scope,
-                denylisted=False,
-            )
-            self.targets[new_key] = target
-        target.identities |= {record.key, record.subject, new_key, subject, target.subject}
-        target.denylisted = self.is_erased(target)
-        self.by_number[record.number] = target
-        return target
+        return new_key, kind, external_id, subject
+
+    def _existing(self, keys: set[tuple[str, str]]) -> dict[tuple[str, str], Scope]:
+        """The tenant's scopes among these (kind, external id) pairs."""
+        found: dict[tuple[str, str], Scope] = {}
+        external_ids = sorted({external_id for _, external_id in keys})
+        for start in range(0, len(external_ids), _SCOPES_PER_QUERY):
+            scopes = Scope.objects.filter(
+                tenant=self.tenant, external_id__in=external_ids[start : start + _SCOPES_PER_QUERY]
+            ).select_related("tenant")
+            for scope in scopes:
+                if (scope.kind, scope.external_id) in keys:
+                    found[(scope.kind, scope.external_id)] = scope
+        return found
+
+
+# Values per IN list of the resolver's lookups.
+_SCOPES_PER_QUERY = 1000
+_DIGESTS_PER_QUERY = 1000
 
 
 def stage_package(
@@ -166,7 +217,7 @@ def stage_package(
                 resolver.add(record)
                 continue
             staged.items += 1
-            target = resolver.by_number[record.scope]
+            target = resolver.target_of(record.scope)
             if target.denylisted:
                 staged.denylisted += 1  # never staged: nothing of an erased person is kept
             else:
@@ -184,6 +235,7 @@ def stage_package(
             stage(judged)
     finally:
         judge.close()
+    resolver.resolve()  # scope records after the last item (scopes without items)
     writer.finish()
     staged.targets, staged.resolver = resolver.targets, resolver
     staging.add_scopes(
