@@ -131,15 +131,14 @@ def _json_text(value: Any) -> str:
     return json.dumps(value)
 
 
-def _copy_field(value: Any) -> str:
-    if value is None:
-        return "\\N"
+def _copy_text(value: Any) -> str:
+    """A value that is neither a plain string nor None as COPY text."""
+    if isinstance(value, str):  # a str subclass: a choices enum, say
+        return str.translate(str(value), _COPY_ESCAPES)
     if value is True:
         return "t"
     if value is False:
         return "f"
-    if isinstance(value, str):
-        return value.translate(_COPY_ESCAPES) if _COPY_SPECIAL.search(value) else value
     if isinstance(value, datetime):
         return value.isoformat()
     return str(value)  # int, float (its repr), UUID
@@ -150,7 +149,16 @@ def copy_line(values: dict[str, Any]) -> str:
     row = list(_in_copy_order(values))
     for index in _JSON_POSITIONS:
         row[index] = _json_text(row[index])
-    return "\t".join([_copy_field(value) for value in row]) + "\n"
+    special = _COPY_SPECIAL.search
+    fields = [
+        (value.translate(_COPY_ESCAPES) if special(value) else value)
+        if type(value) is str
+        else "\\N"
+        if value is None
+        else _copy_text(value)
+        for value in row
+    ]
+    return "\t".join(fields) + "\n"
 
 
 def prepared_row(values: dict[str, Any]) -> tuple[Any, ...]:
