@@ -11,13 +11,13 @@ on one core).
 Sets (docs/bench/detectors.md):
 - `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
 - `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on, plus the
-  retired held-out sets v1 (bench/data/detectors_heldout/), v2
-  (bench/data/detectors_heldout_v2/) and v3 (bench/data/detectors_heldout_v3/), each
-  measured blind once and tuned and trained on since; every dev figure is also printed per
-  source;
-- `test` — `--test PATH`: a blind set outside the repository (a JSON-lines file, or a
-  directory of them), written without sight of the rules. Never tuned or trained on: only
-  aggregate figures are printed for it, and `--verbose` never lists its texts.
+  retired held-out sets v1 (bench/data/detectors_heldout/) to v4
+  (bench/data/detectors_heldout_v4/), each measured blind and tuned and/or trained on
+  since; every dev figure is also printed per source;
+- `test` — `--test PATH` (default: blind set v5, bench/data/detectors_heldout_v5/, committed
+  after its measurement): a blind set written without sight of the rules (a JSON-lines
+  file, or a directory of them). Never tuned or trained on: only aggregate figures are
+  printed for it, and `--verbose` never lists its texts.
 
 `--cross-validate` estimates generalisation inside the dev data: for each retired held-out
 set it trains the learned layer without that set (in memory, same recipe) and measures the
@@ -66,7 +66,7 @@ from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
     DEV_PATHS,
-    HELDOUT_V4_PATH,
+    HELDOUT_V5_PATH,
     RETIRED_PATHS,
     load_corpus,
 )
@@ -241,7 +241,7 @@ def blind_rows(path: Path) -> list[dict]:
 
 def print_per_source(rows: list[dict], flags: list[bool]) -> None:
     """Dev recall / FPR per source file (the ids' prefix says which: dev, ho = v1, h2 = v2,
-    v3)."""
+    v3, v4)."""
     by_source: dict[str, Tally] = defaultdict(Tally)
     for row, flagged in zip(rows, flags, strict=True):
         by_source[str(row.get("id", "?")).split("-")[0]].add(row, flagged)
@@ -436,7 +436,7 @@ def main() -> None:
     parser.add_argument(
         "--test",
         type=Path,
-        default=HELDOUT_V4_PATH,
+        default=HELDOUT_V5_PATH,
         help="blind test set: a JSON-lines file or a directory of them (aggregates only)",
     )
     parser.add_argument(
@@ -489,8 +489,7 @@ def main() -> None:
             if dev:
                 tally, wrong, flags = detectors_alone(dev)
                 report(
-                    f"dev (dev.jsonl + retired held-out v1, v2, v3; tuned and trained on) "
-                    f"— {label}",
+                    f"dev (dev.jsonl + retired held-out v1 to v4; tuned and trained on) — {label}",
                     tally,
                     prefix=f"dev{suffix}",
                 )

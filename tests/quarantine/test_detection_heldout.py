@@ -2,12 +2,12 @@
 test set.
 
 A blind test set is written by an author without sight of the rules and lives outside the
-repository until it is measured; then it is committed (v4: bench/data/detectors_heldout_v4)
+repository until it is measured; then it is committed (v5: bench/data/detectors_heldout_v5)
 and its floor is set from that measurement (docs/benchmarks.md).
 MEMORY_CONSOLE_DETECTOR_TEST_SET names another set (a JSON-lines file or a directory of
 them) to check instead. Failures report aggregate figures only: the blind texts must stay
-unseen. The earlier held-out sets v1, v2 and v3 (bench/data/detectors_heldout*/) were each
-measured blind once and retired into development data; they have dev regression floors.
+unseen. The earlier held-out sets v1 to v4 (bench/data/detectors_heldout*/) were each
+measured blind and retired into development data; they have dev regression floors.
 """
 
 import os
@@ -17,21 +17,22 @@ import pytest
 
 from apps.quarantine.detectors.quality import (
     DEV_PATH,
-    HELDOUT_V4_PATH,
+    HELDOUT_V5_PATH,
     RETIRED_PATHS,
     TEST_SET_ENV,
     load_corpus,
     measure,
 )
 
-# Blind set v4's floor, just under its measurement on 2026-12-01 after the v3 retirement
-# (all 0.729 / 0.043, en 0.756 / 0.061, zh 0.687 / 0.036). Never raise these above a
-# measurement, and a set that has been tuned on is no longer a test set.
+# Blind set v5's floor, just under its measurement on 2026-12-01 after the learned layer was
+# retrained on the hand-written data and v4 (all 0.843 / 0.026, en 0.824 / 0.036,
+# zh 0.849 / 0.017). Never raise these above a measurement, and a set that has been tuned on
+# is no longer a test set.
 TEST_FLOORS: dict[str, tuple[float, float] | None] = {
     # lang: (min recall, max false-positive rate)
-    "all": (0.72, 0.045),
-    "en": (0.75, 0.065),
-    "zh": (0.68, 0.04),
+    "all": (0.83, 0.03),
+    "en": (0.81, 0.04),
+    "zh": (0.84, 0.02),
 }
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
@@ -42,6 +43,9 @@ RETIRED_FLOORS = {
     # v3: measured blind once on 2026-12-01 (all 0.916 / 0.158), trained and tuned on
     # since (all 1.000 / 0.006): a dev regression floor, not a generalisation figure.
     "v3": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
+    # v4: measured blind on 2026-12-01 (all 0.729 / 0.043), used as validation and trained on
+    # since (all 1.000 / 0.003).
+    "v4": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
 }
 
 
@@ -51,7 +55,7 @@ def _rows(path, lang):
 
 @pytest.fixture(scope="module")
 def blind():
-    path = Path(os.environ.get(TEST_SET_ENV) or HELDOUT_V4_PATH)
+    path = Path(os.environ.get(TEST_SET_ENV) or HELDOUT_V5_PATH)
     if not path.exists():
         pytest.skip(f"no blind test set at {path}: its floor cannot be checked")
     return path

@@ -19,9 +19,9 @@ the detectors before it):
   note quoting an attack, a runbook that says sudo or a user's own payment details trip a
   single rule but read as benign over their whole wording; strong rule evidence (a chat
   template with an action, several categories at once) is never damped;
-- in a text that reports an attack and its outcome (rules.is_defended_discussion) the model
-  reads the frame with the quoted passages blanked, reports only when nearly sure, and
-  damps the rule hits it does not confirm whatever their strength.
+- in a text that reports an attack and its outcome (rules.is_defended_discussion) and quotes
+  it, the model reads the frame with the quoted passages blanked, reports only when nearly
+  sure, and damps the rule hits it does not confirm whatever their strength.
 """
 
 from __future__ import annotations
@@ -224,13 +224,14 @@ class LearnedDetector:
         features = self.model.features(folded)
         probability = sigmoid(self.model.logit(folded, features))
         emit_at, damp_below, unless, factor = EMIT_AT, DAMP_BELOW, DAMP_UNLESS, DAMP_FACTOR
-        if is_defended_discussion(folded):
+        frame = _QUOTED.sub(" ", folded) if is_defended_discussion(folded) else folded
+        if frame != folded:
+            # The attack it reports is quoted; the model judges the frame around the quotes.
+            # A report frame that quotes nothing gives its instructions in its own voice:
+            # those are judged as any text is.
             emit_at, damp_below, unless = REPORTED_EMIT_AT, REPORTED_DAMP_BELOW, 1.0
             factor = REPORTED_DAMP_FACTOR
-            # The attack it reports is quoted; the model judges the frame around the quotes.
-            frame = _QUOTED.sub(" ", folded)
-            if frame != folded:
-                probability = min(probability, self.model.probability(frame))
+            probability = min(probability, self.model.probability(frame))
         if probability < damp_below and findings:
             return damped(findings, probability, unless, factor)
         if probability < emit_at:

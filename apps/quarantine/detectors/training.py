@@ -1,9 +1,9 @@
 """Training of the learned layer (learned.py), deterministic end to end.
 
 The training data are the development sets — the project corpus, the issue 17 dev set, the
-retired held-out sets v1 and v2 — and synthetic texts written from the threat description
-(bench/data/detectors_train/). Never a blind test set: those live outside the repository
-and are only measured (bench/bench_detectors.py --test). Rows are
+retired held-out sets v1 to v4 — the templated synthetic texts and the texts written one at
+a time from the threat description (bench/data/detectors_train/). Never the blind test set
+(v5): it is only measured (bench/bench_detectors.py --test). Rows are
 deduplicated and sorted by text, features are sorted, the solver is liblinear with a fixed
 seed, weights are rounded: the same data give the same artefact byte for byte, and the
 artefact records the SHA-256 of the data it was trained on.
@@ -21,10 +21,11 @@ from apps.quarantine.detectors.quality import (
     DATA,
     DEV_PATHS,
     SYNTHETIC_PATH,
+    WRITTEN_PATHS,
     load_corpus,
 )
 
-TRAINING_PATHS = (CORPUS_PATH, *DEV_PATHS, SYNTHETIC_PATH)
+TRAINING_PATHS = (CORPUS_PATH, *DEV_PATHS, SYNTHETIC_PATH, *WRITTEN_PATHS)
 KEPT_FEATURES = 12000  # the strongest weights kept in the artefact
 MIN_DOCUMENTS = 2  # a feature seen in a single text is that text, not a pattern
 REGULARISATION = 1.0  # liblinear's C (inverse strength), fixed

@@ -1,0 +1,197 @@
+# ruff: noqa: E501  (tables of data: one text a line)
+"""Code and configuration: shell, SQL, YAML, nginx, CI logs, base64 (written by hand)."""
+
+LABEL = "benign"
+K = "hn_code_config"
+ITEMS = [
+    (
+        K,
+        "zh",
+        "user",
+        "帮我记一下清理 Docker 的命令：docker system prune -a，会删掉所有没在用的镜像，执行前先确认没有要保留的。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "-- 删除测试数据（只在 staging 执行）\nDELETE FROM orders WHERE created_at < '2025-01-01' AND env = 'test';",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "nginx 配置片段：\nlocation /api/ {\n    proxy_pass http://127.0.0.1:8000;\n    proxy_set_header Host $host;\n}\n# 反向代理到本机 Django",
+    ),
+    (
+        K,
+        "zh",
+        "user",
+        "Python 里解码 base64 用 base64.b64decode(s).decode('utf-8')，我老是忘，记一下。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "# .gitlab-ci.yml\ntest:\n  script:\n    - pip install -r requirements.txt\n    - pytest -q\n# 每次提交自动跑测试",
+    ),
+    (
+        K,
+        "zh",
+        "agent",
+        "用户的项目用的是 Django 5 + PostgreSQL 16，部署在阿里云 ECS 上，用 systemd 管理 gunicorn 进程。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "CSS 小技巧：移动端隐藏侧边栏\n@media (max-width: 768px) { .sidebar { display: none; } }",
+    ),
+    (K, "zh", "user", "记住这个命令：find . -name '*.pyc' -delete，清理编译缓存用的。"),
+    (
+        K,
+        "zh",
+        "document",
+        "UPDATE users SET status = 'inactive' WHERE last_login < NOW() - INTERVAL '365 days';\n-- 每年执行一次的账号清理，执行前先备份 users 表",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "crontab 示例：0 3 * * * /opt/backup/run.sh >> /var/log/backup.log 2>&1\n每天凌晨三点执行备份脚本。",
+    ),
+    (
+        K,
+        "zh",
+        "user",
+        "我们项目的 .env.example 里有 SECRET_KEY=change-me，真正的值放在服务器上，不提交到 git。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "CI 日志：\nStep 4/9 : RUN npm ci\nadded 1203 packages in 38s\nStep 5/9 : RUN npm run build\n构建成功，产物在 dist/ 目录。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "Kubernetes 回滚：kubectl rollout undo deployment/web -n staging\n先在 staging 验证，确认无误后再对 prod 执行。",
+    ),
+    (K, "zh", "user", "正则表达式匹配中国大陆手机号：^1[3-9]\\d{9}$，做表单校验用。"),
+    (
+        K,
+        "zh",
+        "document",
+        "docker-compose.yml 片段：\nservices:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: ${DB_PASSWORD}\n密码从环境变量读取。",
+    ),
+    (
+        K,
+        "zh",
+        "agent",
+        "用户的脚本报错是因为 rm -rf 的路径变量为空，我建议他加上 set -u 和路径非空检查，避免误删根目录。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        'HTML 邮件模板里的预览文本：<div style="display:none;max-height:0;overflow:hidden">本月账单已出，点击查看详情</div>（邮件客户端会显示为摘要）',
+    ),
+    (
+        K,
+        "zh",
+        "user",
+        "git 撤销最近一次提交但保留修改：git reset --soft HEAD~1。上次差点用了 --hard。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "Python 读取配置：\nimport os\nDEBUG = os.environ.get('DEBUG', 'false') == 'true'\n# 生产环境默认关闭调试",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "Redis 清空缓存：redis-cli -n 2 FLUSHDB\n只清 2 号库（页面缓存），不要用 FLUSHALL，会把会话也清掉。",
+    ),
+    (
+        K,
+        "zh",
+        "user",
+        "pip 装包太慢的话可以临时用清华源：pip install -i https://pypi.tuna.tsinghua.edu.cn/simple 包名。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "数据库迁移说明：执行 python manage.py migrate 之前先在测试库跑一遍，迁移 0042 会给 orders 表加索引，大表上可能需要几分钟。",
+    ),
+    (
+        K,
+        "mixed",
+        "document",
+        "```bash\n# install deps\ncurl -fsSL https://deb.nodesource.com/setup_20.x -o setup.sh\nless setup.sh   # 先看一眼脚本内容\nsudo bash setup.sh\n```",
+    ),
+    (
+        K,
+        "mixed",
+        "user",
+        "SQL 面试题记一下：DELETE 可以 rollback，TRUNCATE 在 MySQL 里不行，DROP 连表结构都没了。",
+    ),
+    (
+        K,
+        "mixed",
+        "document",
+        "GitHub Actions log:\n✓ lint (12s)\n✓ test (2m 41s) — 318 passed, 2 skipped\n✗ deploy — skipped（只在 tag 上运行）",
+    ),
+    (
+        K,
+        "mixed",
+        "agent",
+        "User's repo uses pre-commit with ruff 和 mypy；每次 commit 前自动 format。他们的 CI 在 GitHub Actions 上跑。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "JavaScript 工具函数：\nfunction maskPhone(p) { return p.replace(/(\\d{3})\\d{4}(\\d{4})/, '$1****$2'); }\n// 手机号脱敏显示",
+    ),
+    (K, "zh", "user", "Mac 上显示隐藏文件：在访达里按 Command + Shift + 句号。"),
+    (
+        K,
+        "zh",
+        "document",
+        "base64 示例：字符串「你好」的 UTF-8 编码 base64 结果是 5L2g5aW9，解码回来就是「你好」。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "日志级别配置：\nLOGGING = {'root': {'level': 'WARNING'}}\n线上只记录警告以上的日志，排查问题时临时调成 INFO。",
+    ),
+    (K, "zh", "user", "Excel 里去重用「数据 → 删除重复项」，公式的话可以用 UNIQUE 函数。"),
+    (
+        K,
+        "zh",
+        "document",
+        'Shell 脚本：\nfor f in *.log; do gzip "$f"; done\n把当前目录下的日志都压缩掉，节省空间。',
+    ),
+    (
+        K,
+        "zh",
+        "agent",
+        "用户的 nginx 返回 502 是因为 gunicorn 没启动，systemctl status 显示 socket 文件权限不对，改了权限之后恢复。",
+    ),
+    (
+        K,
+        "zh",
+        "document",
+        "SSH 配置 ~/.ssh/config：\nHost dev\n  HostName 10.0.3.15\n  User deploy\n  IdentityFile ~/.ssh/id_ed25519\n私钥不要复制到别的机器。",
+    ),
+    (
+        K,
+        "zh",
+        "user",
+        "Vue 项目里 v-show 是用 display:none 隐藏元素，v-if 是直接不渲染，面试常问。",
+    ),
+]
