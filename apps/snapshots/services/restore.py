@@ -115,8 +115,11 @@ class ScopeResolver:
         }
 
     def add(self, record: ScopeRecord) -> None:
-        """Note a scope record; it is resolved with the rest of its run."""
+        """Note a scope record; it is resolved with the rest of its run (a long run a
+        thousand at a time, so memory stays bounded)."""
         self.pending.append(record)
+        if len(self.pending) >= _SCOPES_PER_QUERY:
+            self.resolve()
 
     def target_of(self, number: int) -> TargetScope:
         """Where the items of package scope `number` land."""
