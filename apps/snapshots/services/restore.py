@@ -132,8 +132,8 @@ class ScopeResolver:
         denylist about every identity landing in the targets they touch."""
         placed = [(record, *self._mapped(record)) for record in self.pending]
         self.pending = []
-        wanted = {(kind, external_id) for _, key, kind, external_id, _ in placed}
-        existing = self._existing(wanted - {(t.kind, t.external_id) for t in self.targets.values()})
+        new_targets = {(kind, ext) for _, key, kind, ext, _ in placed if key not in self.targets}
+        existing = self._existing(new_targets)
         touched: dict[str, TargetScope] = {}
         for record, new_key, kind, external_id, subject in placed:
             target = self.targets.get(new_key)
