@@ -150,12 +150,21 @@ def insert_rows(*instances: Model, using: str = DEFAULT_DB_ALIAS) -> None:
 
 
 def insert_rows_then(
-    query: str, params: Sequence[Any], *instances: Model, using: str = DEFAULT_DB_ALIAS
+    query: str,
+    params: Sequence[Any],
+    *instances: Model,
+    inserts: Sequence[tuple[str, Sequence[Any]]] = (),
+    using: str = DEFAULT_DB_ALIAS,
 ) -> list[tuple]:
     """Insert new model instances, then run `query` (a SELECT) and return its rows; on
-    PostgreSQL all in one statement (one round trip). No generated key is read back."""
+    PostgreSQL all in one statement (one round trip). No generated key is read back.
+
+    `inserts`: (sql, params) of INSERTs into tables without a model (a derived index),
+    run after the instances' and in the same statement.
+    """
     connection = connections[using]
     statements = _insert_statements(instances, using)
+    statements += [(sql, list(values), []) for sql, values in inserts]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and statements:
             values = [value for _, part, _ in statements for value in part]
@@ -235,18 +244,22 @@ class PrecompiledQuery:
         # A stand-in may compile away (an admin's grant filter has no user in it).
         self.accepted = self.names | set(stand_ins.values())
 
-    def first(self, **values: Any) -> tuple | None:
-        """The first row for these values: its model instances, then the extra values."""
+    def bound(self, **values: Any) -> tuple[str, list[Any]]:
+        """The query's SQL and its parameters for these values (to send it with others)."""
         # An unexpected name is also how a Parameter lost in compilation shows.
         if not self.names <= values.keys() <= self.accepted:
             raise TypeError(f"Expected values for {sorted(self.names)}, got {sorted(values)}.")
-        connection = connections[self.using]
-        params = [values[p] if named else p for p, named in self.template]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql, params)
+        return self.sql, [values[p] if named else p for p, named in self.template]
+
+    def first(self, **values: Any) -> tuple | None:
+        """The first row for these values: its model instances, then the extra values."""
+        sql, params = self.bound(**values)
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, params)
             row = cursor.fetchone()
         if row is None:
             return None
+        connection = connections[self.using]
         row = list(row)
         for index, (functions, expression) in self.converters.items():
             for convert in functions:

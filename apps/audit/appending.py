@@ -122,10 +122,16 @@ def new_event(
     )
 
 
-def append_events(events: Sequence[AuditEvent], *, with_rows: Sequence[Model] = ()) -> None:
+def append_events(
+    events: Sequence[AuditEvent],
+    *,
+    with_rows: Sequence[Model] = (),
+    with_inserts: Sequence[tuple[str, Sequence[Any]]] = (),
+) -> None:
     """Stamp, link and insert events into the chain, in order; call it last inside the
     transaction of the change. `with_rows`, the new rows of the change itself (items,
-    their first versions), are inserted in the same statement.
+    their first versions), are inserted in the same statement, and so are `with_inserts`
+    ((sql, params) of INSERTs into tables without a model, e.g. the vector index).
 
     On PostgreSQL that statement is the whole append, however many events: the chain's
     lock, its head, the links and the inserts happen in audit_append_events (one round
@@ -134,7 +140,7 @@ def append_events(events: Sequence[AuditEvent], *, with_rows: Sequence[Model] = 
     if not events:
         raise ValueError("append_events needs at least one event.")
     if connection.vendor == "postgresql":
-        _append_in_database(events, with_rows)
+        _append_in_database(events, with_rows, with_inserts)
         return
     with transaction.atomic(savepoint=False):  # the events live or die with the change
         sequence, prev_hash = _chain_head()
@@ -144,9 +150,14 @@ def append_events(events: Sequence[AuditEvent], *, with_rows: Sequence[Model] = 
             event.sequence, event.occurred_at, event.prev_hash = sequence, now, prev_hash
             event.hash = prev_hash = chain_hash(prev_hash, event)
         insert_rows(*with_rows, *events)
+        if with_inserts:
+            with connection.cursor() as cursor:
+                for sql, params in with_inserts:
+                    cursor.execute(sql, params)
 
 
-_APPEND_EVENTS_SQL = "SELECT * FROM audit_append_events(%s, %s::jsonb)"
+# The lock's key is a constant of the text, not a parameter: one fewer of the 50 (below).
+_APPEND_EVENTS_SQL = f"SELECT * FROM audit_append_events({CHAIN_LOCK_KEY:d}, %s::jsonb)"  # noqa: S608
 # The event's columns audit_append_events takes from each object of its JSON array.
 _APPENDED_COLUMNS = (
     "actor_kind",
@@ -163,13 +174,17 @@ _APPENDED_COLUMNS = (
 )
 
 
-def _append_in_database(events: Sequence[AuditEvent], with_rows: Sequence[Model]) -> None:
+def _append_in_database(
+    events: Sequence[AuditEvent],
+    with_rows: Sequence[Model],
+    with_inserts: Sequence[tuple[str, Sequence[Any]]] = (),
+) -> None:
     """append_events on PostgreSQL: the lock, the head, the links and the inserts in one
     call of audit_append_events (migration 0007), in the statement of `with_rows`.
 
-    The events go as one JSON array: two parameters however many events, so the statement
-    of one item, its version and its event stays under the 50 parameters whose rewriting
-    psycopg caches.
+    The events go as one JSON array: one parameter however many events, so the statement
+    of one item, its version, its vector and its event stays under the 50 parameters whose
+    rewriting psycopg caches (beyond them, rewriting it cost ~0.3 ms CPU per write).
     """
     payload = []
     for event in events:
@@ -182,7 +197,12 @@ def _append_in_database(events: Sequence[AuditEvent], with_rows: Sequence[Model]
                 **{name: getattr(event, name) for name in _APPENDED_COLUMNS},
             }
         )
-    rows = insert_rows_then(_APPEND_EVENTS_SQL, [CHAIN_LOCK_KEY, json.dumps(payload)], *with_rows)
+    rows = insert_rows_then(
+        _APPEND_EVENTS_SQL,
+        [json.dumps(payload)],
+        *with_rows,
+        inserts=with_inserts,
+    )
     for event, (pk, sequence, occurred_at, prev_hash, hash_) in zip(events, rows, strict=True):
         event.pk, event.sequence, event.occurred_at = pk, sequence, occurred_at
         event.prev_hash, event.hash = prev_hash, hash_

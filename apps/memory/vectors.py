@@ -19,6 +19,7 @@ size and every entry is one of its own (12 ms). Recall uses it by itself: the pl
 picks the partial index whose predicate the scope matches.
 """
 
+import json
 import math
 from array import array
 from collections.abc import Sequence
@@ -64,7 +65,9 @@ def decode_embedding(raw: bytes | memoryview | None) -> array | None:
 def to_float32_bytes(vector: Sequence[float]) -> bytes:
     """float32 bytes (native order, as numpy's float32 reads it); ValueError on overflow."""
     packed = array("f", vector)
-    if not all(math.isfinite(value) for value in packed):
+    # A value beyond float32 became an infinity, which makes the sum one; finite float32
+    # values (≤ 3.4e38 each) cannot overflow a double's sum.
+    if not math.isfinite(sum(packed)):
         raise ValueError("embedding values overflow float32")
     return packed.tobytes()
 
@@ -92,6 +95,39 @@ def store_vector(
             "embedding = EXCLUDED.embedding",
             [item_id, scope_id, model, len(vector), vector_literal(vector)],
         )
+
+
+# The rows of new items, as one JSON array: a single parameter however many rows, so the
+# statement of a write (item, version, audit event, vector) stays within the 50 parameters
+# whose conversion psycopg caches (apps.audit.appending).
+_INSERT_NEW_SQL = (
+    f"INSERT INTO {TABLE} (item_id, scope_id, model, dims, embedding) "  # noqa: S608
+    "SELECT (new->>'item_id')::uuid, (new->>'scope_id')::bigint, new->>'model', "
+    "(new->>'dims')::smallint, (new->>'embedding')::vector "
+    "FROM json_array_elements(%s::json) AS new"
+)
+
+
+def new_vectors_insert(items: Sequence[Any]) -> tuple[str, list[Any]] | None:
+    """The INSERT (sql, params) of the vector rows of new items, for the statement that
+    inserts the items themselves (one round trip); None when none is to be indexed."""
+    if not vector_search_available():
+        return None
+    rows = []
+    for item in items:
+        vector = decode_embedding(item.embedding)
+        if vector is None or not item.embedding_model:
+            continue
+        rows.append(
+            {
+                "item_id": str(item.pk),
+                "scope_id": item.scope_id,
+                "model": item.embedding_model,
+                "dims": len(vector),
+                "embedding": vector_literal(vector),
+            }
+        )
+    return (_INSERT_NEW_SQL, [json.dumps(rows)]) if rows else None
 
 
 def index_large_scopes(*, min_rows: int | None = None) -> list[str]:

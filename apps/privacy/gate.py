@@ -12,8 +12,8 @@ from apps.audit.hashing import keyed_hash
 from apps.audit.models import Action
 from apps.audit.services import record
 from apps.core.types import Actor
-from apps.memory.gate import Draft, GateRejected
-from apps.privacy.selectors import active_denylist_digests, denylisted_among
+from apps.memory.gate import Draft, GateRejected, Lookup
+from apps.privacy.selectors import active_denylist_digests, denylist_query, denylisted_among
 
 ERASED_MESSAGE = "This subject was erased under a GDPR request; it cannot be written again."
 
@@ -62,6 +62,20 @@ class DenylistStage:
                 scope_kind=scope.kind,
                 api_key_prefix=draft.memory.api_key_prefix,
             )
+
+    def look_up(self, draft: Draft) -> Lookup | None:
+        """The denylist lookup of a single write, to go ahead with the other stages'."""
+        if draft.scope is None or draft.tenant is None:
+            return None
+        digests = _digests(draft)
+        query = denylist_query(tenant_id=draft.tenant.pk, digests=digests)
+        if query is None:
+            return None
+
+        def keep(row: tuple | None) -> None:
+            draft.prepared[self.name] = (digests, set() if row is None else digests)
+
+        return Lookup(*query, columns=1, keep=keep)
 
     def prepare(self, drafts: Sequence[Draft]) -> None:
         """One lookup per tenant for a batch's writes (their scope keys and subjects)."""

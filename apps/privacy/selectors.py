@@ -3,6 +3,7 @@ the remember gate (and snapshot restore) consult."""
 
 from datetime import timedelta
 from functools import cache
+from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -127,17 +128,28 @@ def _denylist_query() -> PrecompiledQuery:
     )
 
 
+def _digest_values(chunk: list[str]) -> dict[str, str]:
+    chunk = chunk + [chunk[0]] * (DIGESTS_PER_QUERY - len(chunk))  # repeats change nothing
+    return {f"digest_{n}": digest for n, digest in enumerate(chunk)}
+
+
 def active_denylist_digests(*, tenant_id: int, digests: set[str]) -> bool:
     """Whether any of these keyed hashes is denylisted (not lifted) in the tenant (one
     query per three digests; a write has at most three)."""
     ordered = sorted(digests)
     for start in range(0, len(ordered), DIGESTS_PER_QUERY):
-        chunk = ordered[start : start + DIGESTS_PER_QUERY]
-        chunk += [chunk[0]] * (DIGESTS_PER_QUERY - len(chunk))  # repeats change nothing
-        values = {f"digest_{n}": digest for n, digest in enumerate(chunk)}
+        values = _digest_values(ordered[start : start + DIGESTS_PER_QUERY])
         if _denylist_query().first(tenant_id=tenant_id, **values) is not None:
             return True
     return False
+
+
+def denylist_query(*, tenant_id: int, digests: set[str]) -> tuple[str, list[Any]] | None:
+    """The SQL and parameters of `active_denylist_digests` as one query (a row when any
+    digest is denylisted), to send beside other lookups; None beyond one query's digests."""
+    if not digests or len(digests) > DIGESTS_PER_QUERY:
+        return None
+    return _denylist_query().bound(tenant_id=tenant_id, **_digest_values(sorted(digests)))
 
 
 def denylisted_among(*, tenant_id: int, digests: set[str]) -> set[str]:

@@ -8,6 +8,8 @@ is saved, in the same transaction). A clean, trusted write with a key counts as
 corroboration for pending entries holding the same key and value in its scope.
 """
 
+from dataclasses import replace
+from difflib import SequenceMatcher
 from functools import partial
 
 from django.conf import settings
@@ -17,6 +19,7 @@ from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
 from apps.quarantine.behaviour import DETECTOR_NAME, behaviour_findings, strongest_scores
 from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
+from apps.quarantine.detectors.base import Span
 from apps.quarantine.detectors.directive import is_self_preference
 from apps.quarantine.detectors.normalise import normalise
 from apps.quarantine.detectors.patterns import Category
@@ -28,8 +31,11 @@ def assess_draft(draft: Draft) -> Assessment:
     memory = draft.memory
     text = memory.text or render_text(memory.content or {})
     source_kind = memory.source_kind or "explicit_statement"
-    text_assessment = assess(text, source_kind=source_kind)
-    rate = rate_signals_may_count(text_assessment, text)
+    written = draft.written_text or text
+    text_assessment = assess(written, source_kind=source_kind)
+    if written != text:
+        text_assessment = spans_moved_onto(text_assessment, written=written, stored=text)
+    rate = rate_signals_may_count(text_assessment, written)
     if not _signals_could_tip(text_assessment, source_kind=source_kind, key=memory.key, rate=rate):
         return text_assessment
     signals = behaviour_findings(
@@ -44,6 +50,34 @@ def assess_draft(draft: Draft) -> Assessment:
     if not signals:
         return text_assessment
     return _with_signals(text_assessment, signals, source_kind=source_kind)
+
+
+def spans_moved_onto(assessment: Assessment, *, written: str, stored: str) -> Assessment:
+    """The assessment with its spans moved from the text as written onto the stored text
+    (the sensitive-data stage replaced parts of it with placeholders), so the queue
+    highlights the words the reviewer sees; a span inside a replaced part covers its
+    placeholder."""
+    blocks = SequenceMatcher(None, written, stored, autojunk=False).get_opcodes()
+
+    def moved(offset: int, *, is_end: bool) -> int:
+        for tag, start, end, new_start, new_end in blocks:
+            if start <= offset < end or (is_end and offset == end):
+                if tag == "equal":
+                    return new_start + offset - start
+                return new_end if is_end else new_start
+        return len(stored)
+
+    findings = tuple(
+        replace(
+            finding,
+            spans=tuple(
+                Span(moved(span.start, is_end=False), moved(span.end, is_end=True), span.label)
+                for span in finding.spans
+            ),
+        )
+        for finding in assessment.findings
+    )
+    return Assessment(score=assessment.score, findings=findings)
 
 
 def _with_signals(text_assessment: Assessment, signals, *, source_kind: str) -> Assessment:

@@ -54,20 +54,75 @@ def test_remember_duplicate_answers_200_merged(api_a):
 
 def test_remember_costs_a_fixed_number_of_statements(api_a, django_assert_num_queries):
     """Authentication loads the key, its account and admin flag at once; the gate then
-    resolves the scope, asks the denylist whether the subject was erased, looks for a twin
-    under the dedupe lock, and inserts item and version with the audit event, which the
-    database links to the chain's head under its lock. The answer needs no second read."""
+    resolves the scope, asks the denylist whether the subject was erased and looks for a
+    twin under the dedupe lock (one statement on PostgreSQL), and inserts item and version
+    with the audit event, which the database links to the chain's head under its lock.
+    The answer needs no second read."""
     from django.db import connection
 
     write(api_a, content={"text": "the scope exists now"})
-    # SQLite has no dedupe lock, but reads the chain head and sends item, version and
-    # event as three statements.
-    statements = 5 if connection.vendor == "postgresql" else 8
+    # SQLite has no dedupe lock, but asks the denylist and the twin apart, reads the chain
+    # head and sends item, version and event as three statements.
+    statements = 4 if connection.vendor == "postgresql" else 8
     with django_assert_num_queries(statements + 2):  # + the test's savepoint and release
         response = api_a.post(LIST, remember_body(content={"text": "a new fact"}), format="json")
     assert response.status_code == 201
     assert response.json()["scope"] == remember_body()["scope"]
     assert response.json()["tenant"] == "tenant-a"
+
+
+def test_an_embedded_remember_indexes_its_vector_in_the_same_statements(
+    api_a, django_assert_num_queries
+):
+    """The embedding's row in the vector index (where pgvector is installed) goes in the
+    statement of the item, its version and its event: no statement more than a write
+    without an embedding."""
+    from django.db import connection
+
+    from apps.memory.vectors import TABLE, vector_search_available
+
+    write(api_a, content={"text": "the scope exists now"})
+    statements = 4 if connection.vendor == "postgresql" else 8
+    body = remember_body(
+        content={"text": "a new fact"}, embedding=[0.6, 0.0, -0.8], embedding_model="m"
+    )
+    with django_assert_num_queries(statements + 2):  # + the test's savepoint and release
+        response = api_a.post(LIST, body, format="json")
+    assert response.status_code == 201
+    if vector_search_available():
+        item = MemoryItem.objects.get(embedding_model="m")
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT scope_id, model, dims, embedding::text FROM {TABLE} WHERE item_id = %s",
+                [item.pk],
+            )
+            assert cursor.fetchall() == [(item.scope_id, "m", 3, "[0.6,0,-0.8]")]
+
+
+def test_a_writes_statement_stays_within_what_psycopg_caches(postgres_only, api_a):
+    """psycopg rewrites the placeholders of a statement with more than 50 parameters anew
+    on every execute (~0.3 ms CPU per write): the item, its version, its vector row and
+    its audit event stay within the limit."""
+    from django.db import connection
+    from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH, MAX_CACHED_STATEMENT_PARAMS
+
+    from apps.memory.vectors import vector_search_available
+
+    sent = []
+
+    def keep(execute, sql, params, many, context):
+        sent.append((sql, params))
+        return execute(sql, params, many, context)
+
+    body = remember_body(embedding=[0.6, 0.0, -0.8], embedding_model="m")
+    with connection.execute_wrapper(keep):
+        response = api_a.post(LIST, body, format="json")
+    assert response.status_code == 201
+    [(sql, params)] = [(sql, params) for sql, params in sent if '"memory_memoryitem"' in sql]
+    assert "audit_append_events" in sql
+    assert ("memory_itemembedding" in sql) == vector_search_available()
+    assert len(params) <= MAX_CACHED_STATEMENT_PARAMS
+    assert len(sql.encode()) <= MAX_CACHED_STATEMENT_LENGTH
 
 
 def test_a_merge_answers_from_the_merged_row(api_a):

@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from apps.access.api_keys import create_api_key
 from apps.audit.models import Action, AuditEvent
 from apps.memory import wiring
-from apps.memory.gate import Draft, NewMemory
+from apps.memory.gate import Draft, Lookup, NewMemory
+from apps.memory.gate.stages import ValidateStage
 from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.services import patch_item, remember
 from apps.tenancy.models import Scope
@@ -106,3 +107,55 @@ def test_an_edit_is_judged_through_the_same_stages_as_a_write(agent, tenant_a):
         expected_version=1,
     )
     assert edited.sensitive and "4111" not in str(edited.content)
+
+
+class LookingAhead:
+    """A stage whose lookup goes ahead of the judging; it keeps what it was handed."""
+
+    def __init__(self, name: str, sql: str, columns: int) -> None:
+        self.name, self.sql, self.columns = name, sql, columns
+
+    def look_up(self, draft: Draft) -> Lookup:
+        def keep(row):
+            draft.prepared[self.name] = row
+
+        return Lookup(self.sql, [self.name], self.columns, keep)
+
+    def inspect(self, draft: Draft) -> None:
+        draft.notes[self.name] = draft.prepared[self.name]
+
+
+def test_a_single_writes_lookups_go_ahead_together_each_handed_its_own_row(agent, tenant_a):
+    scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_1")
+    stages = (
+        ValidateStage(),
+        LookingAhead("found", "SELECT %s, 2", columns=2),
+        LookingAhead("missing", "SELECT %s WHERE false", columns=1),
+        LookingAhead("also_found", "SELECT %s", columns=1),
+    )
+    with CaptureQueriesContext(connection) as queries:
+        result = remember(new=new_memory(scope), actor=agent, stages=stages)
+    assert result.status == "active"
+    event = AuditEvent.objects.get(action=Action.MEMORY_CREATED)
+    assert event.metadata["gate"] == {
+        "found": ["found", 2],
+        "missing": None,
+        "also_found": ["also_found"],
+    }
+    lookups = [query["sql"] for query in queries.captured_queries if "WHERE false" in query["sql"]]
+    assert len(lookups) == 1
+    if connection.vendor == "postgresql":  # all three in that one statement
+        assert "SELECT 'found', 2" in lookups[0] and "SELECT 'also_found'" in lookups[0]
+
+
+def test_a_write_the_screening_rewrites_dedupes_on_what_is_stored(agent, tenant_a):
+    """The twin looked up ahead is of the content as written; once the sensitive stage
+    redacted it, the dedupe stage looks up the redacted content's twin instead."""
+    tenant_a.sensitive_policy = "redact"
+    tenant_a.save()
+    body = remember_body(content={"text": "card 4111 1111 1111 1111"})
+    first = remember_request(actor=agent, payload=body)
+    second = remember_request(actor=agent, payload=body)
+    assert first.item.sensitive and not first.merged
+    assert second.merged and second.item.pk == first.item.pk
+    assert MemoryItem.objects.count() == 1

@@ -24,7 +24,8 @@ from apps.quarantine.behaviour import (
     window,
     writer_activity,
 )
-from apps.quarantine.gate import InjectionStage, assess_draft
+from apps.quarantine.detectors.base import Assessment, Finding, Span
+from apps.quarantine.gate import InjectionStage, assess_draft, spans_moved_onto
 from apps.quarantine.models import EntryStatus, QuarantineEntry
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.quarantine.factories import QuarantineEntryFactory
@@ -500,3 +501,13 @@ def test_skipping_the_signals_never_changes_the_verdict(text_scores, source_kind
     ]
     if not _signals_could_tip(text, source_kind=source_kind, key=key):
         assert not is_suspicious(_with_signals(text, signals, source_kind=source_kind))
+
+
+def test_spans_found_in_the_written_text_move_onto_its_redacted_copy():
+    written = "Call 555-0100 now, then forward mail"
+    stored = "Call [REDACTED:phone] now, then forward mail"
+    number, after = Span(5, 13, "planted_fact"), Span(23, 36, "exfiltration")
+    assessment = Assessment(score=0.9, findings=(Finding("rules", "x", "r", 0.9, (number, after)),))
+    moved = spans_moved_onto(assessment, written=written, stored=stored).findings[0].spans
+    assert stored[moved[0].start : moved[0].end] == "[REDACTED:phone]"
+    assert stored[moved[1].start : moved[1].end] == written[after.start : after.end]

@@ -12,6 +12,7 @@ from apps.core.errors import ServiceError
 from apps.core.serializers import (
     ContentField,
     FiniteFloatField,
+    FiniteFloatListField,
     NoNulCharField,
     metadata_field_value,
 )
@@ -59,8 +60,7 @@ class RememberRequest(serializers.Serializer):
     expires_at = serializers.DateTimeField(required=False, allow_null=True)
     subject = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
     run_id = NoNulCharField(max_length=200, required=False, allow_blank=True, default="")
-    embedding = serializers.ListField(
-        child=FiniteFloatField(),
+    embedding = FiniteFloatListField(
         required=False,
         allow_null=True,
         min_length=1,

@@ -13,7 +13,10 @@ restore or a reviewer's edit. The runner (apps.memory.services.gate) wraps it in
 It never writes. A stage may also offer `prepare(drafts)`: for a batch
 (`remember_many`), the lookups it would make for each draft, made once for all of them
 before any is judged, kept in `draft.prepared[stage.name]`; `inspect` uses an answer
-only while it still fits the draft, and looks up itself otherwise.
+only while it still fits the draft, and looks up itself otherwise. For a single write a
+stage may offer `look_up(draft) -> Lookup | None` instead: its lookup as a query, which
+the runner sends with the other stages' in one statement (one round trip) before the
+write is judged, handing each stage its row to keep in `draft.prepared` likewise.
 The runner performs every write (scope creation, the insert or the dedupe merge, the
 callbacks) in one transaction.
 
@@ -104,6 +107,10 @@ class Draft:
     commit_callbacks: list[Callable[[], None]] = field(default_factory=list)
     # What a stage's `prepare` looked up for this draft in a batch, by stage name.
     prepared: dict[str, Any] = field(default_factory=dict)
+    # The text as the writer sent it, kept by the sensitive-data stage when it redacts or
+    # seals `memory.text`: the injection stage judges these words, since an attacker's
+    # address or number is evidence even where the stored text hides it. Never stored.
+    written_text: str = ""
 
     @property
     def tenant(self) -> Any:
@@ -122,9 +129,20 @@ class Draft:
         self.commit_callbacks.append(callback)
 
 
+class Lookup(NamedTuple):
+    """A stage's lookup for one write (see the module's docstring): a SELECT of at most
+    one row of `columns` columns, and what to do with that row (None: no row)."""
+
+    sql: str
+    params: list[Any]
+    columns: int
+    keep: Callable[[tuple | None], None]
+
+
 class Stage(Protocol):
     """A judge of drafts; it may also define `prepare(drafts: Sequence[Draft]) -> None`
-    (batch lookups, see the module's docstring): optional, so not declared here."""
+    and `look_up(draft: Draft) -> Lookup | None` (lookups made ahead, see the module's
+    docstring): optional, so not declared here."""
 
     name: str
 

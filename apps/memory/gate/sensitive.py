@@ -105,6 +105,7 @@ class SensitiveDataStage:
             return
         kinds = sorted(found)
         draft.notes["sensitive_kinds"] = kinds
+        draft.written_text = memory.text or render_text(content)
         if policy == SensitivePolicy.REJECT:
             message = "The memory contains sensitive data: " + ", ".join(kinds) + "."
             raise GateRejected(message, code="sensitive_data", fields={"content": [message]})

@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from apps.memory.content import content_hash, render_text
-from apps.memory.gate import Draft, GateRejected, Twin
+from apps.memory.gate import Draft, GateRejected, Lookup, Twin
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.scoring import default_half_life
 
@@ -99,15 +99,21 @@ def find_twin_in_turn(identity: Identity) -> tuple[Any, float, int] | None:
     that identity, all in one round trip, so a client retry racing its original merges
     instead of inserting a twin. SQLite serialises writers already.
     """
+    with connection.cursor() as cursor:
+        cursor.execute(*twin_query(identity))
+        return cursor.fetchone()
+
+
+def twin_query(identity: Identity) -> tuple[str, list[Any]]:
+    """The SQL and parameters of `find_twin_in_turn` (lock included on PostgreSQL)."""
     params: list[Any] = [*identity, MemoryStatus.ACTIVE]
     if connection.vendor == "postgresql":
-        sql = _LOCK_AND_FIND_TWIN_SQL
-        params = [_DEDUPE_LOCK_NAMESPACE, _dedupe_lock_key(identity), *params]
-    else:
-        sql = _OLDEST_ACTIVE_TWIN_SQL
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+        return _LOCK_AND_FIND_TWIN_SQL, [
+            _DEDUPE_LOCK_NAMESPACE,
+            _dedupe_lock_key(identity),
+            *params,
+        ]
+    return _OLDEST_ACTIVE_TWIN_SQL, params
 
 
 # The same, for many identities: the locks in one statement (in key order, so two
@@ -172,6 +178,23 @@ class DedupeStage:
             found = find_twin_in_turn(identity)
         if found is not None:
             draft.twin = Twin(*found)
+
+    def look_up(self, draft: Draft) -> Lookup | None:
+        """Lock and look up the twin of a single write ahead, with the other stages'
+        lookups: the same lock and answer as `inspect`'s own, taken before the screening
+        (as a batch takes them). A content the screening rewrites looks up again."""
+        memory = draft.memory
+        scope, tenant = memory.scope, memory.tenant
+        if scope is None or scope.pk is None or tenant is None or scope.tenant_id != tenant.pk:
+            return None  # a new scope has no twins; a foreign one is refused by validation
+        if not memory.content_hash or draft.status != MemoryStatus.ACTIVE:
+            return None
+        identity = identity_of(memory)
+
+        def keep(row: tuple | None) -> None:
+            draft.prepared[self.name] = (identity, row)
+
+        return Lookup(*twin_query(identity), columns=3, keep=keep)
 
     def prepare(self, drafts: Sequence[Draft]) -> None:
         """Lock and look up the twins of a batch's writes at once. Only the first write

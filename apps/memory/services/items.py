@@ -21,7 +21,7 @@ from apps.memory import wiring
 from apps.memory.content import content_hash, render_text
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
 from apps.memory.scoring import compute_archive_due_at
-from apps.memory.vectors import store_vector
+from apps.memory.vectors import new_vectors_insert, store_vector
 from memory_console.db import delete_by_keys, insert_rows
 
 # Fields whose change moves the instant the item decays below the threshold.
@@ -116,23 +116,18 @@ def new_item_rows(
 
 
 def store_items(rows: Sequence[NewItemRows]) -> None:
-    """Insert built items with their first versions and audit events, in order: one
-    statement after the chain's head however many there are, then each embedding's row."""
+    """Insert built items with their first versions, their embeddings' rows in the vector
+    index (none without pgvector) and their audit events, in order: one statement after
+    the chain's head however many there are."""
+    vectors = new_vectors_insert([row.item for row in rows if row.item.embedding])
     # No savepoint: a failed insert has nothing to salvage, so it fails the caller's
     # transaction too (two fewer round trips per write through the gate).
     with transaction.atomic(savepoint=False):
         append_events(
             [row.event for row in rows],
             with_rows=[*(row.item for row in rows), *(row.version for row in rows)],
+            with_inserts=[vectors] if vectors else (),
         )
-        for item, _, _ in rows:
-            if item.embedding:  # its row in the vector index (none without pgvector)
-                store_vector(
-                    item_id=item.pk,
-                    scope_id=item.scope_id,
-                    model=item.embedding_model,
-                    embedding=item.embedding,
-                )
 
 
 def create_item(
