@@ -21,7 +21,7 @@ from apps.core.types import Actor
 from apps.memory import wiring
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
-from apps.memory.services import create_scope, update_item
+from apps.memory.services import create_scope
 from apps.memory.services.gate import new_content_of
 from apps.snapshots.models import OnConflict
 from apps.snapshots.services import staging
@@ -145,7 +145,8 @@ def _drop_erased_since(staged: Staged) -> int:
 
 def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
     """The quarantine entries of the items the injection stage held: its on-persist work,
-    obtained by running the content stages again over each stored item."""
+    obtained by running the content stages again over each stored item, which arrives
+    held (pass 1 judged the words as written; the stored copy may be redacted)."""
     held = 0
     sql = f"SELECT s.id FROM {_S} s WHERE {_inserted(on_conflict)} AND s.status = %s"  # noqa: S608
     for rows in staging.fetch_in_batches(sql, [str(MemoryStatus.QUARANTINED)]):
@@ -155,20 +156,12 @@ def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
         for item in items:
             memory = new_content_of(item, content=item.content)
             memory.text, memory.content_hash, memory.flags = item.text, item.content_hash, []
-            draft = Draft(memory=memory, actor=actor, status=MemoryStatus.ACTIVE)
+            draft = Draft(memory=memory, actor=actor, status=MemoryStatus.QUARANTINED)
             for stage in wiring.current().content_stages:
                 stage.inspect(draft)
-            if draft.status == MemoryStatus.QUARANTINED:
-                for callback in draft.callbacks:
-                    callback(item)
-                held += 1
-            else:  # the verdict changed since pass 1 (a behavioural signal): not held
-                update_item(
-                    item_id=item.pk,
-                    changes={"status": MemoryStatus.ACTIVE},
-                    actor=actor,
-                    action=Action.SNAPSHOT_RESTORED,
-                )
+            for callback in draft.callbacks:
+                callback(item)
+            held += 1
     return held
 
 
