@@ -98,7 +98,7 @@ MAX_METADATA_BYTES = 4096
 def validate_metadata(value: Any) -> dict:
     """Check metadata is a JSON object (possibly empty) of at most MAX_METADATA_BYTES,
     storable as jsonb; the same rules as content otherwise."""
-    if value is None:
+    if value is None or value == {}:  # most writes carry none
         return {}
     if not isinstance(value, dict):
         message = 'Metadata must be a JSON object, e.g. {"thread": "t_42"}.'

@@ -47,9 +47,11 @@ def _item(number: int) -> dict:
     }
 
 
-def _without_ids(verdicts: list) -> list:
-    """Verdicts with each row's new id left out (random by design)."""
-    return [v if isinstance(v, str) else v[:_ID] + v[_ID + 1 :] for v in verdicts]
+def _rows_without_ids(judged: screening.Judged) -> list[list[str]]:
+    """A judged batch's staged rows (COPY text, one field per column), each without its
+    new id (random by design)."""
+    lines = judged.rows.copy_text.decode().splitlines()
+    return [fields[:_ID] + fields[_ID + 1 :] for fields in (line.split("\t") for line in lines)]
 
 
 def test_a_pool_judges_every_batch_as_this_process_does_in_order(tenant_b):
@@ -58,14 +60,12 @@ def test_a_pool_judges_every_batch_as_this_process_does_in_order(tenant_b):
         number=0, kind="user", external_id="u_7", subject="u_7", scope=scope, denylisted=False
     )
     records = [parse_item(_item(number)) for number in range(24)]
-    batches = [
-        screening.Batch(
-            tenant=tenant_b,
-            actor="test",
-            items=[(seq, records[seq], target) for seq in range(start, start + 3)],
-        )
-        for start in range(0, len(records), 3)
-    ]
+    batches = []
+    for start in range(0, len(records), 3):
+        batch = screening.Batch(tenant=tenant_b, actor="test", restore="r1")
+        for seq in range(start, start + 3):
+            batch.add(seq, records[seq], target)
+        batches.append(batch)
     here = [screening.judge_batch(batch) for batch in batches]
 
     judge = screening.Judge(2)
@@ -78,9 +78,12 @@ def test_a_pool_judges_every_batch_as_this_process_does_in_order(tenant_b):
     finally:
         judge.close()
 
-    assert [_without_ids(v) for v in pooled] == [_without_ids(v) for v in here]
-    statuses = [row[staging.COLUMNS.index("status")] for batch in here for row in batch]
-    assert MemoryStatus.QUARANTINED in statuses and MemoryStatus.ACTIVE in statuses
+    assert [_rows_without_ids(j) for j in pooled] == [_rows_without_ids(j) for j in here]
+    assert [j.refused for j in pooled] == [j.refused for j in here]
+    assert [j.rows.count for j in here] == [3] * len(batches)
+    status = staging.COLUMNS.index("status") - 1  # the id column is left out
+    statuses = {row[status] for judged in here for row in _rows_without_ids(judged)}
+    assert {MemoryStatus.QUARANTINED, MemoryStatus.ACTIVE} <= statuses
 
 
 def _package(tenant) -> bytes:

@@ -12,6 +12,7 @@ turns each into the version 2 records. Nothing here logs or echoes content.
 """
 
 import json
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -119,9 +120,15 @@ def _time(data: dict, name: str, *, optional: bool = False) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+# A memory id as exports write it (lower-case, hyphenated): taken as it is.
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def _uuid(value: Any, name: str, *, optional: bool = False) -> str:
     if value in (None, "") and optional:
         return ""
+    if type(value) is str and _CANONICAL_UUID.fullmatch(value):
+        return value
     text = str(value)
     text = text.removeprefix("mem_")
     try:

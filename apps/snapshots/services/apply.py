@@ -21,7 +21,7 @@ from apps.core.types import Actor
 from apps.memory import wiring
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
-from apps.memory.services import create_scope, update_item
+from apps.memory.services import create_scope
 from apps.memory.services.gate import new_content_of
 from apps.snapshots.models import OnConflict
 from apps.snapshots.services import staging
@@ -64,9 +64,13 @@ def _insert_items_sql(*, on_conflict: str) -> tuple[str, list[str]]:
     expressions = [_ITEM_EXPRESSIONS[column] for column in columns]
     order = [expression[1:] for expression in expressions if expression.startswith(":")]
     select = ", ".join("%s" if e.startswith(":") else e for e in expressions)
+    # In creation order: five of the items' indexes lead with (or group by) created_at,
+    # so their new entries go in one walk along each index instead of scattered over it
+    # (about a quarter less of the server's CPU for the statement at 100,000 items).
     sql = (
         f"INSERT INTO {_ITEMS} ({', '.join(columns)}) SELECT {select} "  # noqa: S608
-        f"FROM {_S} s JOIN {_SC} sc ON sc.scope_no = s.scope_no WHERE {_inserted(on_conflict)}"
+        f"FROM {_S} s JOIN {_SC} sc ON sc.scope_no = s.scope_no WHERE {_inserted(on_conflict)} "
+        "ORDER BY s.created_at, s.seq"
     )
     return sql, order
 
@@ -75,8 +79,8 @@ _INSERT_VERSIONS = """
     INSERT INTO {versions} (item_id, version, content, text, key, status, importance,
         superseded_by_id, change, reference, changed_by_id, created_at)
     SELECT s.id, 1, s.content, s.text, s.key, s.status, s.importance, NULL, %s, %s, %s, %s
-    FROM {staging} s WHERE {inserted}
-"""
+    FROM {staging} s WHERE {inserted} ORDER BY s.id
+"""  # in the order of the item_id indexes
 _LINK_SUCCESSORS = """
     UPDATE {items} SET superseded_by_id = (
         SELECT s2.id FROM {staging} s1 JOIN {staging} s2 ON s2.old_id = s1.superseded_old
@@ -94,9 +98,10 @@ def _prep(model, field: str, value: Any) -> Any:
 def _create_missing_scopes(staged: Staged, *, tenant: Tenant, on_conflict: str, actor) -> int:
     """Create the target scopes that receive items and do not exist yet (audited)."""
     with connection.cursor() as cursor:
+        # A semi-join: each scope's first landing row answers (index snapshot_staging_hash).
         cursor.execute(
-            f"SELECT DISTINCT sc.scope_no FROM {_SC} sc JOIN {_S} s ON s.scope_no = sc.scope_no "  # noqa: S608
-            f"WHERE sc.scope_id IS NULL AND {_inserted(on_conflict)}"
+            f"SELECT sc.scope_no FROM {_SC} sc WHERE sc.scope_id IS NULL AND EXISTS ("  # noqa: S608
+            f"SELECT 1 FROM {_S} s WHERE s.scope_no = sc.scope_no AND {_inserted(on_conflict)})"
         )
         wanted = {row[0] for row in cursor.fetchall()}
     created = 0
@@ -124,8 +129,9 @@ def _drop_erased_since(staged: Staged) -> int:
     """Leave out scopes erased since pass 1 (asked again inside the transaction)."""
     dropped = 0
     assert staged.resolver is not None
+    erased = staged.resolver.erased(t for t in staged.targets.values() if not t.denylisted)
     for target in staged.targets.values():
-        if target.denylisted or not staged.resolver.is_erased(target):
+        if target.number not in erased:
             continue
         target.denylisted = True
         with connection.cursor() as cursor:
@@ -139,7 +145,8 @@ def _drop_erased_since(staged: Staged) -> int:
 
 def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
     """The quarantine entries of the items the injection stage held: its on-persist work,
-    obtained by running the content stages again over each stored item."""
+    obtained by running the content stages again over each stored item, which arrives
+    held (pass 1 judged the words as written; the stored copy may be redacted)."""
     held = 0
     sql = f"SELECT s.id FROM {_S} s WHERE {_inserted(on_conflict)} AND s.status = %s"  # noqa: S608
     for rows in staging.fetch_in_batches(sql, [str(MemoryStatus.QUARANTINED)]):
@@ -149,20 +156,12 @@ def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
         for item in items:
             memory = new_content_of(item, content=item.content)
             memory.text, memory.content_hash, memory.flags = item.text, item.content_hash, []
-            draft = Draft(memory=memory, actor=actor, status=MemoryStatus.ACTIVE)
+            draft = Draft(memory=memory, actor=actor, status=MemoryStatus.QUARANTINED)
             for stage in wiring.current().content_stages:
                 stage.inspect(draft)
-            if draft.status == MemoryStatus.QUARANTINED:
-                for callback in draft.callbacks:
-                    callback(item)
-                held += 1
-            else:  # the verdict changed since pass 1 (a behavioural signal): not held
-                update_item(
-                    item_id=item.pk,
-                    changes={"status": MemoryStatus.ACTIVE},
-                    actor=actor,
-                    action=Action.SNAPSHOT_RESTORED,
-                )
+            for callback in draft.callbacks:
+                callback(item)
+            held += 1
     return held
 
 

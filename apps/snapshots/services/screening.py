@@ -6,13 +6,18 @@ The stages cost far more per item than reading the package does (the injection
 detectors above all), so a large restore judges batches of items in a pool of worker
 processes, one per core, while this process reads, checks and stages: batches go out
 in order, at most a few per worker at a time (memory stays flat), and their rows come
-back in the same order. The workers are forked from this process (the detectors are
-loaded already, the settings and wiring are this process's) and each opens a database
-connection of its own, which sees what this process sees: pass 1 writes nothing outside
-its temporary tables. Small packages, one core, a restore inside a transaction (whose
-uncommitted rows a worker could not see), a daemonic process (which may not have
-children) or one running other threads (a fork would copy their held locks) judge here
-instead; the verdicts are the same.
+back in the same order. What crosses between the processes is kept small, since
+pickling it costs both sides: a batch names each item's target scope by number and
+carries each target once (a `Landing`, not the Scope), and the rows come back as one
+block of COPY text (staging.row_block) that this process writes as it is.
+
+The workers are forked from this process (the detectors are loaded already, the
+settings and wiring are this process's) and each opens a database connection of its
+own, which sees what this process sees: pass 1 writes nothing outside its temporary
+tables. Small packages, one core, a restore inside a transaction (whose uncommitted
+rows a worker could not see), a daemonic process (which may not have children) or one
+running other threads (a fork would copy their held locks) judge here instead; the
+verdicts are the same.
 """
 
 import multiprocessing
@@ -23,8 +28,8 @@ import uuid
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db import connection, connections
 
@@ -35,7 +40,7 @@ from apps.memory.gate.stages import ValidateStage
 from apps.memory.scoring import compute_archive_due_at
 from apps.snapshots.package.records import ItemRecord
 from apps.snapshots.services import staging
-from apps.tenancy.models import Tenant
+from apps.tenancy.models import Scope, Tenant
 
 if TYPE_CHECKING:
     from apps.snapshots.services.restore import TargetScope
@@ -46,17 +51,42 @@ BATCHES_PER_WORKER = 2
 # Below this many items a pool costs more than it saves.
 POOL_MIN_ITEMS = 5_000
 
-# A judged item: its staging row (ready for COPY), or the code the gate refused it with.
-Verdict = tuple[Any, ...] | str
+
+class Landing(NamedTuple):
+    """What judging needs of an item's target scope (the scope's id: None until the
+    apply creates it)."""
+
+    number: int
+    scope_id: int | None
+    kind: str
+    external_id: str
+    subject: str
 
 
 @dataclass
 class Batch:
-    """Items to judge, in package order: (sequence number, record, where it lands)."""
+    """Items to judge, in package order: (sequence number, record, target number), and
+    the targets they name."""
 
     tenant: Tenant
     actor: Actor
-    items: list[tuple[int, ItemRecord, "TargetScope"]]
+    restore: str  # which restore the batch belongs to
+    items: list[tuple[int, ItemRecord, int]] = field(default_factory=list)
+    landings: dict[int, Landing] = field(default_factory=dict)
+
+    def add(self, seq: int, record: ItemRecord, target: "TargetScope") -> None:
+        self.items.append((seq, record, target.number))
+        if target.number not in self.landings:
+            self.landings[target.number] = target.landing()
+
+
+@dataclass
+class Judged:
+    """A judged batch: the staging rows of the items that pass, and the codes the gate
+    refused the others with."""
+
+    rows: staging.RowBlock
+    refused: list[str]
 
 
 def judging_stages() -> tuple:
@@ -65,10 +95,12 @@ def judging_stages() -> tuple:
     return (ValidateStage(), *wiring.current().content_stages)
 
 
-def _judge(item: ItemRecord, target: "TargetScope", *, tenant: Tenant, actor: Actor, stages):
+def _judge(
+    item: ItemRecord, target: Landing, *, scope: Scope, tenant: Tenant, actor: Actor, stages
+) -> Draft:
     memory = NewMemory(
         tenant=tenant,
-        scope=target.scope,
+        scope=scope,
         memory_type=item.memory_type,
         content=item.content,
         source=item.source,
@@ -90,7 +122,7 @@ def _judge(item: ItemRecord, target: "TargetScope", *, tenant: Tenant, actor: Ac
     return draft
 
 
-def _row(item: ItemRecord, draft: Draft, *, seq: int, target: "TargetScope", tenant) -> dict:
+def _row(item: ItemRecord, draft: Draft, *, seq: int, target: Landing, tenant) -> dict:
     memory = draft.memory
     assert memory.half_life_days is not None and memory.last_access_at is not None
     return {
@@ -130,20 +162,50 @@ def _row(item: ItemRecord, draft: Draft, *, seq: int, target: "TargetScope", ten
     }
 
 
-def judge_batch(batch: Batch) -> list[Verdict]:
-    """Judge each item of the batch with the gate's stages; its staging row, or the
-    code of the gate's refusal."""
+class _ScopeCache:
+    """The Scope objects of one restore's landings, built once per process (a worker
+    judges many batches of the same restore); a batch of another restore starts afresh."""
+
+    def __init__(self) -> None:
+        self.restore = ""
+        self.scopes: dict[Landing, Scope] = {}
+
+    def scope_of(self, landing: Landing, batch: "Batch") -> Scope:
+        if batch.restore != self.restore:
+            self.restore, self.scopes = batch.restore, {}
+        scope = self.scopes.get(landing)
+        if scope is None:
+            scope = self.scopes[landing] = Scope(
+                pk=landing.scope_id,
+                tenant=batch.tenant,
+                kind=landing.kind,
+                external_id=landing.external_id,
+                subject=landing.subject,
+            )
+        return scope
+
+
+_scope_cache = _ScopeCache()
+
+
+def judge_batch(batch: Batch) -> Judged:
+    """Judge each item of the batch with the gate's stages: the staging rows of those
+    that pass, and the codes of the gate's refusals."""
     stages = judging_stages()
-    verdicts: list[Verdict] = []
-    for seq, item, target in batch.items:
+    rows: list[dict] = []
+    refused: list[str] = []
+    for seq, item, number in batch.items:
+        target = batch.landings[number]
+        scope = _scope_cache.scope_of(target, batch)
         try:
-            draft = _judge(item, target, tenant=batch.tenant, actor=batch.actor, stages=stages)
+            draft = _judge(
+                item, target, scope=scope, tenant=batch.tenant, actor=batch.actor, stages=stages
+            )
         except GateRejected as refusal:
-            verdicts.append(refusal.code)
+            refused.append(refusal.code)
         else:
-            row = _row(item, draft, seq=seq, target=target, tenant=batch.tenant)
-            verdicts.append(staging.prepared_row(row))
-    return verdicts
+            rows.append(_row(item, draft, seq=seq, target=target, tenant=batch.tenant))
+    return Judged(rows=staging.row_block(rows), refused=refused)
 
 
 # The database wrappers a worker inherited: kept, never used nor closed, since their
@@ -191,7 +253,7 @@ class Judge:
         self.pending: deque[Future] = deque()
         self.judged_here = False
 
-    def submit(self, batch: Batch) -> Iterator[list[Verdict]]:
+    def submit(self, batch: Batch) -> Iterator[Judged]:
         if not self.workers or not self.judged_here:
             self.judged_here = True
             yield judge_batch(batch)
@@ -206,7 +268,7 @@ class Judge:
         while len(self.pending) > self.workers * BATCHES_PER_WORKER:
             yield self.pending.popleft().result()
 
-    def finish(self) -> Iterator[list[Verdict]]:
+    def finish(self) -> Iterator[Judged]:
         while self.pending:
             yield self.pending.popleft().result()
 

@@ -7,13 +7,19 @@ items and versions tables with INSERT … SELECT. The tables live only as long a
 database session (and are dropped when the restore ends), so no staged content outlives
 it: an erasure never has to look here.
 
-Column types come from the MemoryItem fields they feed, and values are prepared by the
-same fields (`get_db_prep_save`), so the apply's INSERT … SELECT copies them unchanged.
+Column types come from the MemoryItem fields they feed, so the apply's INSERT … SELECT
+copies them unchanged. On PostgreSQL a batch of judged rows travels as the text of a COPY
+(formatted where it was judged, in a worker process: the restoring process only passes
+it on); elsewhere rows are prepared by the fields themselves (`get_db_prep_save`).
 """
 
 import json
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection, models
@@ -51,6 +57,10 @@ _FIELDS: dict[str, models.Field] = {
     **{name: _item_field(name) for name in _ITEM_COLUMNS},
 }
 _JSON_COLUMNS = frozenset({"content", "flags", "metadata"})
+_JOINED_COLUMNS = (
+    "seq", "scope_no", "old_id", "superseded_old", "outcome", "id", "memory_type", "category",
+    "key", "content_hash", "status",
+)  # fmt: skip
 SCOPE_COLUMNS = ("scope_no", "kind", "external_id", "subject", "scope_id")
 
 
@@ -85,7 +95,9 @@ def index_tables() -> None:
         cursor.execute(f"CREATE INDEX snapshot_staging_hash ON {STAGING} (scope_no, content_hash)")
         cursor.execute(f"CREATE INDEX snapshot_staging_old ON {STAGING} (old_id)")
         if connection.vendor == "postgresql":
-            cursor.execute(f"ANALYZE {STAGING}")
+            # Statistics of the columns the dry run and the apply join and filter on; the
+            # wide ones (content, text) would only cost the sampling.
+            cursor.execute(f"ANALYZE {STAGING} ({', '.join(_JOINED_COLUMNS)})")
 
 
 @contextmanager
@@ -100,56 +112,120 @@ def staging_tables() -> Iterator["StagingWriter"]:
         _drop_tables()
 
 
+# COPY's text format: a backslash, tab, newline or carriage return in a value is escaped;
+# \N is NULL.
+_COPY_SPECIAL = re.compile(r"[\\\t\n\r]")
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+_in_copy_order = itemgetter(*COLUMNS)
+_JSON_POSITIONS = tuple(index for index, name in enumerate(COLUMNS) if name in _JSON_COLUMNS)
+
+
+def _json_text(value: Any) -> str:
+    """A JSON column's value as the text the field would write (empty ones without the
+    encoder: most items have no metadata or flags)."""
+    if not value:
+        if value == {}:
+            return "{}"
+        if value == []:
+            return "[]"
+    return json.dumps(value)
+
+
+def _copy_text(value: Any) -> str:
+    """A value that is neither a plain string nor None as COPY text."""
+    if isinstance(value, str):  # a str subclass: a choices enum, say
+        return str.translate(str(value), _COPY_ESCAPES)
+    if value is True:
+        return "t"
+    if value is False:
+        return "f"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)  # int, float (its repr), UUID
+
+
+def copy_line(values: dict[str, Any]) -> str:
+    """One staged row as a line of COPY text, in COPY order (`values` holds every column)."""
+    row = list(_in_copy_order(values))
+    for index in _JSON_POSITIONS:
+        row[index] = _json_text(row[index])
+    special = _COPY_SPECIAL.search
+    fields = [
+        (value.translate(_COPY_ESCAPES) if special(value) else value)
+        if type(value) is str
+        else "\\N"
+        if value is None
+        else _copy_text(value)
+        for value in row
+    ]
+    return "\t".join(fields) + "\n"
+
+
 def prepared_row(values: dict[str, Any]) -> tuple[Any, ...]:
-    """A staged row's values in COPY order, each prepared as its field does for the
-    database (plain values and JSON text, so a worker process can hand it back)."""
-    if connection.vendor == "postgresql":
-        # COPY adapts plain values itself; JSON goes as its text, as the field writes it.
-        return tuple(
-            json.dumps(values[name]) if name in _JSON_COLUMNS else values.get(name)
-            for name in COLUMNS
-        )
+    """A staged row's values in COPY order, each prepared by its field for the database
+    (the batched inserts of databases other than PostgreSQL)."""
     return tuple(
         _FIELDS[name].get_db_prep_save(values.get(name), connection=connection) for name in COLUMNS
     )
 
 
+@dataclass
+class RowBlock:
+    """Judged rows ready for the staging table, as small to hand between processes as
+    they can be: the text of a COPY on PostgreSQL, prepared tuples elsewhere."""
+
+    copy_text: bytes = b""
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
+    count: int = 0
+
+
+def row_block(rows: Iterable[dict[str, Any]]) -> RowBlock:
+    """The staging rows (each with every column) as one block for `StagingWriter.add`."""
+    if connection.vendor == "postgresql":
+        lines = [copy_line(values) for values in rows]
+        return RowBlock(copy_text="".join(lines).encode(), count=len(lines))
+    prepared = [prepared_row(values) for values in rows]
+    return RowBlock(rows=prepared, count=len(prepared))
+
+
 class StagingWriter:
-    """Appends prepared rows a batch at a time: one COPY per batch on PostgreSQL (the
-    connection stays free for the stages' own queries between batches), batched inserts
-    elsewhere."""
+    """Appends blocks of rows: one COPY per few blocks on PostgreSQL (the connection stays
+    free for the stages' own queries between them), batched inserts elsewhere."""
 
     def __init__(self) -> None:
-        self.rows: list[tuple[Any, ...]] = []
+        self.blocks: list[RowBlock] = []
+        self.buffered = 0
         self.count = 0
 
-    def add(self, row: tuple[Any, ...]) -> None:
-        """Stage one row (from `prepared_row`)."""
-        self.rows.append(row)
-        self.count += 1
-        if len(self.rows) >= _BATCH:
+    def add(self, block: RowBlock) -> None:
+        """Stage a block of rows (from `row_block`)."""
+        self.blocks.append(block)
+        self.buffered += block.count
+        self.count += block.count
+        if self.buffered >= _BATCH:
             self.finish()
 
     def finish(self) -> None:
-        """Write what is buffered (every batch, and at the end of pass 1)."""
-        if not self.rows:
+        """Write what is buffered (every few blocks, and at the end of pass 1)."""
+        if not self.buffered:
+            self.blocks = []
             return
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 statement = f"COPY {STAGING} ({', '.join(COLUMNS)}) FROM STDIN"
                 with cursor.cursor.copy(statement) as copy:
-                    for row in self.rows:
-                        copy.write_row(row)
+                    for block in self.blocks:
+                        copy.write(block.copy_text)
             else:
                 placeholders = ", ".join(["%s"] * len(COLUMNS))
                 cursor.executemany(
                     f"INSERT INTO {STAGING} ({', '.join(COLUMNS)}) VALUES ({placeholders})",  # noqa: S608
-                    self.rows,
+                    [row for block in self.blocks for row in block.rows],
                 )
-        self.rows = []
+        self.blocks, self.buffered = [], 0
 
     def abort(self) -> None:
-        self.rows = []
+        self.blocks, self.buffered = [], 0
 
 
 def add_scopes(rows: Sequence[tuple[int, str, str, str, int | None]]) -> None:

@@ -314,6 +314,36 @@ EN_GENRES = {
         ],
         "tail": [""],
     },
+    "record": {
+        # How the product itself renders structured content (apps.memory.content.render_text):
+        # an importer's chat messages and tool calls, a key/value preference record. Without
+        # them the model read "role: ai" as the chat-template attacks' own words.
+        "head": [
+            "role: ai\ntext: ",
+            "role: human\ntext: ",
+            "role: tool\nname: order_status\ntext: ",
+            "role: assistant\ncontent: ",
+            "context: preference stated by the user\nvalue: ",
+            "key: delivery.window\nvalue: ",
+            'role: ai\ntext: \ntool_calls: [{"name": "order_status", "args": {"order": "{n}"}, "id": "call_1"}]\n',
+            'role: tool\ntext: {"status": "packed"}\ntool_call_id: call_1\n',
+        ],
+        "body": [
+            "Your order {n} ships tomorrow.",
+            "Where is my order {n}?",
+            "I moved your appointment to {day} at 10:00.",
+            "Vegetarian, no nuts (ref {n}).",
+            "Haidian district, Beijing (ref {n}).",
+            "Prefers the aisle seat on long flights.",
+            "The refund of {amount} was issued to the original card.",
+            "Can you check whether the parcel reached the locker?",
+            "Thanks, that fixed it.",
+            "Timezone UTC+8; replies in the morning work best.",
+            "{person} asked for the invoice as a PDF.",
+            "Shirt size M; shoe size 42.",
+        ],
+        "tail": ["", " (ref {n})"],
+    },
 }
 
 # Lines that make the same documents an attack: addressed to the agent reading them.
@@ -562,6 +592,30 @@ ZH_GENRES = {
             "不下雨的话记得给番茄浇水。",
         ],
         "tail": [""],
+    },
+    "record": {
+        "head": [
+            "role: ai\ntext: ",
+            "role: human\ntext: ",
+            "role: tool\nname: order_status\ntext: ",
+            "context: 用户自己说的偏好\nvalue: ",
+            "key: 收货时间\nvalue: ",
+            'role: ai\ntext: \ntool_calls: [{"name": "order_status", "args": {"order": "{n}"}, "id": "call_1"}]\n',
+        ],
+        "body": [
+            "您的订单 {n} 明天发货。",
+            "我的订单 {n} 到哪了？",
+            "已帮您把预约改到{day}上午十点。",
+            "吃素，不吃坚果（编号 {n}）。",
+            "北京市海淀区（编号 {n}）。",
+            "长途航班喜欢靠过道的座位。",
+            "退款 {amount} 已原路退回。",
+            "帮我看看包裹是不是已经到快递柜了？",
+            "好的，谢谢，已经解决了。",
+            "{person}要一份 PDF 版发票。",
+            "衬衫 M 码，鞋 42 码。",
+        ],
+        "tail": ["", "（编号 {n}）"],
     },
 }
 
