@@ -53,8 +53,15 @@ def test_the_training_data_are_the_repository_dev_sets_never_a_blind_test_set():
     ]
 
 
-def test_retraining_on_the_same_data_reproduces_the_artefact_byte_for_byte():
-    assert training.serialise(training.train()) == MODEL_PATH.read_text(encoding="utf-8")
+def test_retraining_on_the_same_data_reproduces_the_artefact():
+    # Byte for byte with the same BLAS kernel; liblinear's dot products go through
+    # OpenBLAS, whose kernel (OPENBLAS_CORETYPE) can move a weight's fifth decimal.
+    retrained = training.train()
+    stored = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    weights, stored_weights = retrained.pop("weights"), stored.pop("weights")
+    assert retrained == {**stored, "bias": pytest.approx(stored["bias"], abs=5e-5)}
+    assert weights.keys() == stored_weights.keys()
+    assert all(abs(weights[name] - stored_weights[name]) <= 5e-5 for name in weights)
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,10 @@ retired held-out sets v1 to v4 — the templated synthetic texts and the texts w
 a time from the threat description (bench/data/detectors_train/). Never the blind test set
 (v5): it is only measured (bench/bench_detectors.py --test). Rows are
 deduplicated and sorted by text, features are sorted, the solver is liblinear with a fixed
-seed, weights are rounded: the same data give the same artefact byte for byte, and the
-artefact records the SHA-256 of the data it was trained on.
+seed, weights are rounded: the same data give the same artefact byte for byte (with the
+same OpenBLAS kernel: liblinear's dot products go through it, and another kernel can move
+a weight's fifth decimal), and the artefact records the SHA-256 of the data it was
+trained on.
 """
 
 from __future__ import annotations
