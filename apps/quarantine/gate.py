@@ -171,9 +171,7 @@ class InjectionStage:
         draft.memory.flags = recall_flags(
             assessment, source_kind=draft.memory.source_kind or "explicit_statement"
         )
-        # A draft that arrives held stays held: a restored item the first pass held on the
-        # words as written, of which only the redacted copy is left to judge again.
-        if is_suspicious(assessment) or draft.status == MemoryStatus.QUARANTINED:
+        if is_suspicious(assessment) or draft.held_when_written:
             draft.status = MemoryStatus.QUARANTINED
             draft.notes["injection"] = {
                 "score": assessment.score,

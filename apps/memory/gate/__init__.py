@@ -111,6 +111,9 @@ class Draft:
     # seals `memory.text`: the injection stage judges these words, since an attacker's
     # address or number is evidence even where the stored text hides it. Never stored.
     written_text: str = ""
+    # A restored item that restore's first pass held on the words as written: judged again
+    # over its stored (perhaps redacted) copy, it stays held (apps.snapshots apply).
+    held_when_written: bool = False
 
     @property
     def tenant(self) -> Any:

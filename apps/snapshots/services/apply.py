@@ -145,8 +145,8 @@ def _drop_erased_since(staged: Staged) -> int:
 
 def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
     """The quarantine entries of the items the injection stage held: its on-persist work,
-    obtained by running the content stages again over each stored item, which arrives
-    held (pass 1 judged the words as written; the stored copy may be redacted)."""
+    obtained by running the content stages again over each stored item, which stays held
+    (pass 1 judged the words as written; the stored copy may be redacted)."""
     held = 0
     sql = f"SELECT s.id FROM {_S} s WHERE {_inserted(on_conflict)} AND s.status = %s"  # noqa: S608
     for rows in staging.fetch_in_batches(sql, [str(MemoryStatus.QUARANTINED)]):
@@ -156,7 +156,7 @@ def _open_held_entries(*, on_conflict: str, actor: Actor) -> int:
         for item in items:
             memory = new_content_of(item, content=item.content)
             memory.text, memory.content_hash, memory.flags = item.text, item.content_hash, []
-            draft = Draft(memory=memory, actor=actor, status=MemoryStatus.QUARANTINED)
+            draft = Draft(memory=memory, actor=actor, held_when_written=True)
             for stage in wiring.current().content_stages:
                 stage.inspect(draft)
             for callback in draft.callbacks:
