@@ -244,7 +244,8 @@ def planted_rank(user, planted_id: str) -> int | None:
 def hybrid_plan(user, tenant_slug: str) -> str:
     """EXPLAIN of the vector statement on a scope, as recall runs it (walk or exact)."""
     from apps.memory.recall import resolve_scope
-    from apps.memory.recall.vectors import VECTOR_LIMIT, index_query, prepare_search
+    from apps.memory.recall.vector_search import index_query, prepare_search
+    from apps.memory.recall.vectors import VECTOR_LIMIT
 
     scope = resolve_scope(actor=user, tenant=tenant_slug, scope_key=SCOPE_KEY)
     vector = embed(PLANTED_QUESTION)

@@ -20,9 +20,10 @@ from apps.memory.recall import (
     query_terms,
     recall_memories,
     select_candidates,
+    vector_search,
 )
 from apps.memory.recall import vectors as recall_vectors
-from apps.memory.recall.vectors import fused_query, index_query, prepare_search
+from apps.memory.recall.vector_search import fused_query, index_query, prepare_search
 from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
     SCOPE_INDEX_PREFIX,
@@ -206,7 +207,7 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     same, and a scope too small for the walk to find its neighbours is ranked exactly."""
     if not vector_search_available():
         pytest.skip("the pgvector extension is not installed on this database server")
-    monkeypatch.setattr(recall_vectors, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
+    monkeypatch.setattr(vector_search, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
     small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
     other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
     for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
