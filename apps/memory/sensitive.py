@@ -311,14 +311,23 @@ def find_sensitive(text: str) -> list[Finding]:
     return sorted(accepted)
 
 
+def placeholder(kind: str) -> str:
+    """What a redacted value becomes in the stored text."""
+    return f"[REDACTED:{kind}]"
+
+
+# Any placeholder in a redacted text (kinds are lower-case names: Kind).
+PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]")
+
+
 def redact(text: str, findings: list[Finding] | None = None) -> str:
-    """Replace each finding with `[REDACTED:<kind>]`."""
+    """Replace each finding with its kind's placeholder, `[REDACTED:<kind>]`."""
     findings = find_sensitive(text) if findings is None else findings
     parts: list[str] = []
     position = 0
     for finding in sorted(findings):
         parts.append(text[position : finding.start])
-        parts.append(f"[REDACTED:{finding.kind}]")
+        parts.append(placeholder(finding.kind))
         position = finding.end
     parts.append(text[position:])
     return "".join(parts)

@@ -8,7 +8,6 @@ is saved, in the same transaction). A clean, trusted write with a key counts as
 corroboration for pending entries holding the same key and value in its scope.
 """
 
-import re
 from dataclasses import replace
 from functools import partial
 
@@ -17,6 +16,7 @@ from django.conf import settings
 from apps.memory.content import content_hash, render_text
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryStatus
+from apps.memory.sensitive import PLACEHOLDER
 from apps.quarantine.behaviour import DETECTOR_NAME, behaviour_findings, strongest_scores
 from apps.quarantine.detectors import Assessment, assess, combine, is_suspicious, weight_by_source
 from apps.quarantine.detectors.base import Span
@@ -71,9 +71,6 @@ def spans_moved_onto(assessment: Assessment, *, written: str, stored: str) -> As
     return Assessment(score=assessment.score, findings=findings)
 
 
-_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z_]+\]")
-
-
 def _offset_map(written: str, stored: str):
     """Offsets in `written` to offsets in `stored`, which is `written` with some parts
     replaced by placeholders: the literal pieces between placeholders are found in order
@@ -81,7 +78,7 @@ def _offset_map(written: str, stored: str):
     # (written start, stored start, length) of each literal piece, in order.
     pieces: list[tuple[int, int, int]] = []
     position, stored_at = 0, 0
-    literal = _PLACEHOLDER.split(stored)
+    literal = PLACEHOLDER.split(stored)
     for index, piece in enumerate(literal):
         last = index == len(literal) - 1
         found = len(written) - len(piece) if last else written.find(piece, position)

@@ -17,7 +17,7 @@ from apps.audit.hashing import keyed_hash
 from apps.memory import crypto
 from apps.memory.content import content_hash, normalise_for_hash, render_text
 from apps.memory.gate import Draft, GateRejected
-from apps.memory.sensitive import find_sensitive, redact, secret_field_kind
+from apps.memory.sensitive import find_sensitive, placeholder, redact, secret_field_kind
 from apps.tenancy.models import SensitivePolicy
 
 
@@ -36,7 +36,7 @@ def redact_json(value: Any, kinds: set[str]) -> Any:
             if field_kind and isinstance(inner, str | int) and str(inner).strip():
                 # {"password": "hunter2"}: the field name says what the value is.
                 kinds.add(field_kind)
-                redacted[key] = f"[REDACTED:{field_kind}]"
+                redacted[key] = placeholder(field_kind)
             else:
                 redacted[key] = redact_json(inner, kinds)
         return redacted
