@@ -15,15 +15,22 @@ from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall import (
     CANDIDATE_LIMIT,
     SCAN_LIMIT,
+    ScopeNotFound,
     cosine_similarity,
     fuse,
     query_terms,
     recall_memories,
+    resolve_scope_and_shape,
     select_candidates,
     vector_search,
 )
 from apps.memory.recall import vectors as recall_vectors
-from apps.memory.recall.vector_search import fused_query, index_query, prepare_search
+from apps.memory.recall.vector_search import (
+    SearchShape,
+    fused_query,
+    index_query,
+    prepare_search,
+)
 from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
     SCOPE_INDEX_PREFIX,
@@ -242,6 +249,46 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
         assert cursor.fetchone() == before
 
 
+def test_the_scope_comes_with_its_search_shape_in_one_statement_as_the_rule_decides(
+    postgres_only, operator_a, operator_b, scope_a, tenant_a, monkeypatch
+):
+    """Recall's lookup of the scope through the grants also answers the walk-or-exact rule
+    for it (a round trip less per recall), as the rule's own statement answers; a scope
+    outside the caller's grant is not found, shape or not."""
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    monkeypatch.setattr(vector_search, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
+    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
+    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
+    for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
+        for n in range(count):
+            remember(scope, f"The user mentioned topic {n} in {scope.external_id}")
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {TABLE}")  # the rule reads the table's size from the catalog
+    expected = {
+        scope_a: SearchShape(walk=True, small=False),
+        small_scope: SearchShape(walk=False, small=True),
+    }
+    for scope, shape in expected.items():
+        with CaptureQueriesContext(connection) as queries:
+            found = resolve_scope_and_shape(
+                actor=operator_a, tenant=tenant_a, scope_key=scope.key, vectors=(MODEL, 384)
+            )
+        assert found == (scope, shape)
+        [statement] = [q["sql"] for q in queries.captured_queries if "pg_class" in q["sql"]]
+        assert "memory_scope" in statement
+        with connection.cursor() as cursor:
+            assert vector_search.search_shape(cursor, scope=scope, model=MODEL, dims=384) == shape
+    # Dimensions no index serves are ranked exactly, with no statement for the rule.
+    assert resolve_scope_and_shape(
+        actor=operator_a, tenant=tenant_a, scope_key=scope_a.key, vectors=(MODEL, 3)
+    ) == (scope_a, SearchShape(walk=False, small=True))
+    with pytest.raises(ScopeNotFound):
+        resolve_scope_and_shape(
+            actor=operator_b, tenant=tenant_a, scope_key=scope_a.key, vectors=(MODEL, 384)
+        )
+
+
 def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_a, monkeypatch):
     """On pgvector the search, the lexical candidates' cosines and the fusion are one
     statement: it answers what nearest_items and fuse answer on the fallback, equal
@@ -297,9 +344,10 @@ def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
     assert not any(
         sql in ("BEGIN", "COMMIT") or "set_config" in sql for sql in recall_statements
     ), recall_statements
-    # Admin group, scope, lexical candidates, the search (its shape, then the fused
-    # statement; or the fallback's embeddings and nearest rows), the hits in full.
-    assert len(recall_statements) == 6, recall_statements
+    # Admin group, scope (with pgvector, and its search shape), lexical candidates, the
+    # search (the fused statement; or the fallback's embeddings and nearest rows), the
+    # hits in full.
+    assert len(recall_statements) == (5 if vector_path == "pgvector" else 6), recall_statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER
 
 
@@ -387,10 +435,10 @@ def test_hybrid_recall_runs_a_fixed_number_of_queries(operator_a, scope_a, vecto
         [hit.item.scope.key for hit in hits]  # scope and tenant come preloaded
     statements = [query["sql"] for query in queries.captured_queries]
     # Candidates are never loaded as model instances one by one: one statement per step.
-    # Admin-group check, scope through the grants, lexical candidates, then pgvector's
-    # search shape (walk or exact; a small scope needs no settings) and the search fused
-    # with the lexical candidates, or the fallback's embeddings and nearest rows; the
-    # hits in full. Never a statement per candidate.
+    # Admin-group check, scope through the grants (with pgvector, in the same statement,
+    # the scope's search shape: walk or exact; a small scope needs no settings), lexical
+    # candidates, then the search fused with the lexical candidates, or the fallback's
+    # embeddings and nearest rows; the hits in full. Never a statement per candidate.
     searches = [sql for sql in statements if not sql.startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(searches) == 6, statements
+    assert len(searches) == (5 if vector_path == "pgvector" else 6), statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER

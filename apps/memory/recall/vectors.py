@@ -42,7 +42,12 @@ from apps.memory.recall.candidates import (
     recallable,
 )
 from apps.memory.recall.ranking import cosine_similarity, fuse
-from apps.memory.recall.vector_search import fused_query, index_query, search_rows
+from apps.memory.recall.vector_search import (
+    SearchShape,
+    fused_query,
+    index_query,
+    search_rows,
+)
 from apps.memory.vectors import (
     decode_embedding,
     vector_search_available,
@@ -93,6 +98,7 @@ def fused_candidates(
     categories: Sequence[int] = (),
     limit: int = VECTOR_LIMIT,
     keep: int = CANDIDATE_LIMIT,
+    shape: SearchShape | None = None,
 ) -> list[tuple[Candidate, float | None]]:
     """The nearest items and the lexical candidates fused by reciprocal rank (`fuse`: the
     nearest first on equal scores), the first `keep`, each with its cosine similarity to
@@ -100,7 +106,9 @@ def fused_candidates(
 
     With pgvector the search, the lexical candidates' cosines and the fusion are one
     statement that returns only the candidates kept, so no candidate is looked up by key
-    in Python; without it, `nearest_items` and `fuse` give the same list.
+    in Python; without it, `nearest_items` and `fuse` give the same list. The scope's
+    search `shape`, when the caller has it (recall gets it with the scope), spares the
+    statement that finds it.
     """
     vector = list(query_embedding)
     if vector_search_available():
@@ -114,6 +122,7 @@ def fused_candidates(
             limit,
             lexical,
             keep,
+            shape,
         )
     matches = nearest_items(
         scope=scope,
@@ -135,7 +144,9 @@ def _similarity(distance: float) -> float:
     return max(-1.0, min(1.0, 1.0 - distance))
 
 
-def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, lexical, keep):
+def _fused_in_index(
+    scope, now, vector, model, memory_types, categories, limit, lexical, keep, shape
+):
     statement = partial(
         fused_query,
         scope=scope,
@@ -148,7 +159,7 @@ def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, 
         lexical=[item.pk for item in lexical],
         keep=keep,
     )
-    rows = search_rows(scope, vector, model, statement)
+    rows = search_rows(scope, vector, model, statement, shape)
     width = len(RANKING_FIELDS)
     found = iter(candidates_from_rows(row for row in rows if row[width] is None))
     return [
