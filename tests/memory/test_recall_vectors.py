@@ -18,6 +18,7 @@ from apps.memory.recall import (
     ScopeNotFound,
     cosine_similarity,
     fuse,
+    lexical_statement,
     query_terms,
     recall_memories,
     resolve_scope_and_shape,
@@ -327,6 +328,56 @@ def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_lexical_search_inside_the_fused_statement_finds_what_it_finds_alone(
+    scope_a, monkeypatch, vector_path
+):
+    """Recall runs a one-statement lexical search inside the fused search (a round trip
+    less): the candidates, their order, their columns and cosines are those of the lexical
+    candidates found first and fused after."""
+    query = embed("flowers planted")
+    free = query.index(0.0)
+    for n in range(40):
+        vector = list(query)
+        vector[free] = 0.05 * (n + 1)
+        text = f"The user planted {'garden ' if n % 3 else ''}flower number {n}"
+        remember(scope_a, text, vector=vector, importance=0.2 + n / 100)
+    for n in range(8):  # found by words only; no two of equal rank
+        MemoryItemFactory(scope=scope_a, text=f"garden note {n}", embedding=None, importance=n / 10)
+    now = timezone.now()
+    terms = query_terms("garden")
+    search = {
+        "scope": scope_a,
+        "now": now,
+        "query_embedding": query,
+        "embedding_model": MODEL,
+        "limit": 15,
+        "keep": 30,
+    }
+    statement = lexical_statement(scope=scope_a, terms=terms, now=now)
+    assert statement is not None
+    together = recall_vectors.fused_candidates(**search, lexical=[], lexical_statement=statement)
+    lexical = select_candidates(scope=scope_a, terms=terms, now=now, minimum=5, top_up=False)
+    apart = recall_vectors.fused_candidates(**search, lexical=lexical)
+
+    assert len(apart) == 30
+    assert [item for item, _ in together] == [item for item, _ in apart]
+    for (_, cosine), (_, expected) in zip(together, apart, strict=True):
+        assert (cosine is None) == (expected is None)
+        assert cosine == pytest.approx(expected, abs=1e-5)
+
+
+def test_only_a_lexical_search_of_one_statement_runs_inside_the_fused_search(scope_a):
+    """A long CJK query may need a second, broader pass and padding tops the list up:
+    those keep their own statements, as does a query with no pattern."""
+    now = timezone.now()
+    assert lexical_statement(scope=scope_a, terms=query_terms("garden"), now=now)
+    assert lexical_statement(scope=scope_a, terms=query_terms("北京的天气"), now=now) is None
+    assert (
+        lexical_statement(scope=scope_a, terms=query_terms("garden"), now=now, top_up=True) is None
+    )
+    assert lexical_statement(scope=scope_a, terms=query_terms(""), now=now) is None
+
+
 def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
     operator_a, scope_a, vector_path
 ):
@@ -344,10 +395,10 @@ def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
     assert not any(
         sql in ("BEGIN", "COMMIT") or "set_config" in sql for sql in recall_statements
     ), recall_statements
-    # Admin group, scope (with pgvector, and its search shape), lexical candidates, the
-    # search (the fused statement; or the fallback's embeddings and nearest rows), the
-    # hits in full.
-    assert len(recall_statements) == (5 if vector_path == "pgvector" else 6), recall_statements
+    # Admin group, scope (with pgvector, and its search shape), then with pgvector the
+    # fused statement, the lexical candidates found inside it, or the lexical candidates
+    # and the fallback's embeddings and nearest rows; the hits in full.
+    assert len(recall_statements) == (4 if vector_path == "pgvector" else 6), recall_statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER
 
 
@@ -436,9 +487,10 @@ def test_hybrid_recall_runs_a_fixed_number_of_queries(operator_a, scope_a, vecto
     statements = [query["sql"] for query in queries.captured_queries]
     # Candidates are never loaded as model instances one by one: one statement per step.
     # Admin-group check, scope through the grants (with pgvector, in the same statement,
-    # the scope's search shape: walk or exact; a small scope needs no settings), lexical
-    # candidates, then the search fused with the lexical candidates, or the fallback's
-    # embeddings and nearest rows; the hits in full. Never a statement per candidate.
+    # the scope's search shape: walk or exact; a small scope needs no settings), then
+    # the search fused with the lexical candidates, found inside it, or the lexical
+    # candidates, the fallback's embeddings and nearest rows; the hits in full. Never a
+    # statement per candidate.
     searches = [sql for sql in statements if not sql.startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(searches) == (5 if vector_path == "pgvector" else 6), statements
+    assert len(searches) == (4 if vector_path == "pgvector" else 6), statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER

@@ -55,6 +55,7 @@ from apps.memory.recall.candidates import (
     CANDIDATE_LIMIT,
     SCAN_LIMIT,
     Candidate,
+    lexical_statement,
     select_candidates,
 )
 from apps.memory.recall.query import MAX_PATTERNS, QueryTerm, lexical_similarity, query_terms
@@ -198,15 +199,23 @@ def recall_memories(
     # Both candidate statements are planned for this call's values (the patterns, the
     # scope's size), never prepared: no transaction or setting needed for that.
     with planned_for_each_call():
-        lexical = select_candidates(
-            scope=scope,
-            terms=terms,
-            now=now,
-            memory_types=types,
-            categories=cats,
-            minimum=top_k,
-            top_up=pad,
-        )
+        # With pgvector, a lexical search of one statement runs inside the fused search.
+        statement = None
+        if vectors is not None:
+            statement = lexical_statement(
+                scope=scope, terms=terms, now=now, memory_types=types, categories=cats, top_up=pad
+            )
+        lexical: list[Candidate] = []
+        if statement is None:
+            lexical = select_candidates(
+                scope=scope,
+                terms=terms,
+                now=now,
+                memory_types=types,
+                categories=cats,
+                minimum=top_k,
+                top_up=pad,
+            )
         candidates: list[tuple[Candidate, float | None]] = [(item, None) for item in lexical]
         if use_embedding:
             candidates = fused_candidates(
@@ -218,6 +227,7 @@ def recall_memories(
                 memory_types=types,
                 categories=cats,
                 shape=shape,
+                lexical_statement=statement,
             )
     kept = rank(
         candidates,

@@ -220,6 +220,7 @@ def fused_query(
     walk: bool,
     lexical: Sequence[Any],
     keep: int,
+    lexical_statement: tuple[str, list[Any]] | None = None,
 ) -> tuple[str, list[Any]]:
     """`index_query`'s nearest rows fused with the lexical candidates (their ids, in their
     order) by reciprocal rank, as `fuse` orders them, the first `keep`: rows of
@@ -231,6 +232,10 @@ def fused_query(
     by their clamped cosine, equal ones in the order the search gave them (as Python's
     stable sort kept them), the score is 1/(k + rank) in double precision, vector term
     first, and equal scores keep the nearest first, then the lexical order.
+
+    Given `lexical_statement` (candidates.lexical_statement) instead of the ids, the
+    lexical candidates are found by it, inside this statement, and every row carries its
+    candidate's RANKING_FIELDS.
     """
     nearest_sql, params = index_query(
         scope=scope,
@@ -245,15 +250,31 @@ def fused_query(
     dims = len(vector)
     names = [connection.ops.quote_name(name) for name in RANKING_FIELDS]
     columns = ", ".join(f"n.{name}" for name in names)
+    if lexical_statement is None:
+        lexical_sql = (
+            "SELECT l.id, l.lexical_rank FROM unnest(%s::uuid[]) "
+            "WITH ORDINALITY AS l(id, lexical_rank)"
+        )
+        lexical_params: list[Any] = [list(lexical)]
+        kept = ", ".join(f"v.{name}" for name in names)
+    else:
+        # The statement's rows come ordered (its ORDER BY and LIMIT), as `arrival` above.
+        statement_sql, lexical_params = lexical_statement
+        lexical_sql = (
+            "SELECT found.*, row_number() OVER () AS lexical_rank "  # noqa: S608
+            f"FROM ({statement_sql}) AS found"
+        )
+        kept = ", ".join(
+            f"CASE WHEN v.id IS NULL THEN l.{name} ELSE v.{name} END" for name in names
+        )
     # Only numbers and the models' own names are interpolated.
     sql = (
         f"WITH nearest AS (SELECT {columns}, n.distance, row_number() OVER ("  # noqa: S608
         "ORDER BY greatest(-1.0, least(1.0, 1.0 - n.distance)) DESC, n.arrival"
         f") AS vector_rank FROM (SELECT *, row_number() OVER () AS arrival FROM {nearest_sql} "
         "AS found) AS n), "
-        "lexical AS (SELECT l.id, l.lexical_rank FROM unnest(%s::uuid[]) "
-        "WITH ORDINALITY AS l(id, lexical_rank)) "
-        f"SELECT {', '.join(f'v.{name}' for name in names)}, l.lexical_rank, coalesce(v.distance, "
+        f"lexical AS ({lexical_sql}) "
+        f"SELECT {kept}, l.lexical_rank, coalesce(v.distance, "
         f"(SELECT e.embedding <=> %s::vector FROM {TABLE} e WHERE e.item_id = l.id "
         f"AND e.scope_id = %s AND e.model = %s AND e.dims = {dims:d})) "
         "FROM nearest v FULL JOIN lexical l ON l.id = v.id "
@@ -261,7 +282,7 @@ def fused_query(
         f"+ coalesce(1.0::float8 / ({RRF_K:d} + l.lexical_rank), 0.0) DESC, "
         f"v.vector_rank NULLS LAST, l.lexical_rank LIMIT {int(keep):d}"
     )
-    return sql, [*params, list(lexical), vector_literal(vector), scope.pk, model]
+    return sql, [*params, *lexical_params, vector_literal(vector), scope.pk, model]
 
 
 def search_rows(

@@ -39,6 +39,7 @@ from apps.memory.recall.candidates import (
     RANKING_FIELDS,
     Candidate,
     candidates_from_rows,
+    candidates_of,
     recallable,
 )
 from apps.memory.recall.ranking import cosine_similarity, fuse
@@ -99,6 +100,7 @@ def fused_candidates(
     limit: int = VECTOR_LIMIT,
     keep: int = CANDIDATE_LIMIT,
     shape: SearchShape | None = None,
+    lexical_statement: tuple[str, list[Any]] | None = None,
 ) -> list[tuple[Candidate, float | None]]:
     """The nearest items and the lexical candidates fused by reciprocal rank (`fuse`: the
     nearest first on equal scores), the first `keep`, each with its cosine similarity to
@@ -108,9 +110,13 @@ def fused_candidates(
     statement that returns only the candidates kept, so no candidate is looked up by key
     in Python; without it, `nearest_items` and `fuse` give the same list. The scope's
     search `shape`, when the caller has it (recall gets it with the scope), spares the
-    statement that finds it.
+    statement that finds it. Given `lexical_statement` (candidates.lexical_statement),
+    the lexical candidates are the rows it finds, in place of `lexical`: with pgvector it
+    runs inside the fused statement (one round trip for both lists).
     """
     vector = list(query_embedding)
+    if lexical_statement is not None and not vector_search_available():
+        lexical, lexical_statement = candidates_of(lexical_statement), None
     if vector_search_available():
         return _fused_in_index(
             scope,
@@ -123,6 +129,7 @@ def fused_candidates(
             lexical,
             keep,
             shape,
+            lexical_statement,
         )
     matches = nearest_items(
         scope=scope,
@@ -145,7 +152,7 @@ def _similarity(distance: float) -> float:
 
 
 def _fused_in_index(
-    scope, now, vector, model, memory_types, categories, limit, lexical, keep, shape
+    scope, now, vector, model, memory_types, categories, limit, lexical, keep, shape, statement_of
 ):
     statement = partial(
         fused_query,
@@ -158,8 +165,14 @@ def _fused_in_index(
         limit=limit,
         lexical=[item.pk for item in lexical],
         keep=keep,
+        lexical_statement=statement_of,
     )
     rows = search_rows(scope, vector, model, statement, shape)
+    if statement_of is not None:  # every row carries its candidate
+        return [
+            (candidate, None if row[-1] is None else _similarity(row[-1]))
+            for candidate, row in zip(candidates_from_rows(rows), rows, strict=True)
+        ]
     width = len(RANKING_FIELDS)
     found = iter(candidates_from_rows(row for row in rows if row[width] is None))
     return [
