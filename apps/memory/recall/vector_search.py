@@ -35,11 +35,12 @@ EXACT_SCOPE_ROWS = 2_000
 
 # Decides walk or exact (prepare_search's rule), and whether the scope is small, for the
 # scope whose id is the column `scope_id` of the statement it is joined to (LATERAL);
-# its parameters are _search_shape_params' list.
+# its parameters are _search_shape_params' list. `sizes` is materialised: inlined, its
+# count of the scope's vectors ran once for each of the two conditions that read it.
 _SEARCH_SHAPE_SQL = (
     "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
     "WHERE oid = %s::regclass), "
-    "sizes AS (SELECT total_rows, "
+    "sizes AS MATERIALIZED (SELECT total_rows, "
     f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "
     "WHERE scope_id = granted.scope_id AND model = %s AND dims = %s "
     "LIMIT (SELECT greatest(ceil(%s * total_rows), %s) + 1 FROM indexed)::bigint"
