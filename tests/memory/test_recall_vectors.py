@@ -180,10 +180,11 @@ def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_i
         assert cursor.fetchone() == (0,)
 
 
-def _plan_of_vector_statement(scope, *, limit, fused_with=None):
+def _plan_of_vector_statement(scope, *, limit, fused_with=None, lexical_query=None):
     """Whether production's rule walks the index for `scope`, and the EXPLAIN ANALYZE of
     the statement it would run (the search alone, or fused with the `fused_with` lexical
-    candidates' ids, as recall runs it), under the settings it would run it with."""
+    candidates' ids, or with the lexical search for `lexical_query` inside it, as recall
+    runs it), under the settings it would run it with."""
 
     with transaction.atomic(), connection.cursor() as cursor:
         walk = prepare_search(cursor, scope=scope, model=MODEL, dims=384, limit=limit)
@@ -197,7 +198,14 @@ def _plan_of_vector_statement(scope, *, limit, fused_with=None):
             "limit": limit,
             "walk": walk,
         }
-        if fused_with is None:
+        if lexical_query is not None:
+            statement = lexical_statement(
+                scope=scope, terms=query_terms(lexical_query), now=search["now"]
+            )
+            sql, params = fused_query(
+                **search, lexical=[], keep=CANDIDATE_LIMIT, lexical_statement=statement
+            )
+        elif fused_with is None:
             sql, params = index_query(**search)
         else:
             sql, params = fused_query(**search, lexical=fused_with, keep=CANDIDATE_LIMIT)
@@ -228,6 +236,8 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     walk, plan = _plan_of_vector_statement(scope_a, limit=10)
     assert walk
     assert "memory_itemembedding_hnsw" in plan and "Sort" not in plan, plan
+    walk, plan = _plan_of_vector_statement(scope_a, limit=10, lexical_query="topic")
+    assert "memory_itemembedding_hnsw" in plan, plan  # the lexical search inside too
     walk, plan = _plan_of_vector_statement(small_scope, limit=10)
     assert not walk
     assert "memory_itemembedding_hnsw" not in plan, plan
@@ -446,6 +456,9 @@ def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
         # Fused with the lexical candidates, the search still walks (only the fused
         # list, at most VECTOR_LIMIT + CANDIDATE_LIMIT rows, is sorted).
         _, plan = _plan_of_vector_statement(scope_a, limit=10, fused_with=[address.pk])
+        assert created[0] in plan, plan
+        # So it does with the lexical search inside the statement.
+        _, plan = _plan_of_vector_statement(scope_a, limit=10, lexical_query="topic")
         assert created[0] in plan, plan
         hits = recall(operator_a, scope_a, QUESTION, top_k=3)
         assert hits[0].item.pk == address.pk and hits[0].similarity_source == "embedding"
