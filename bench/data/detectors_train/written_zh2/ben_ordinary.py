@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (tables of data: one text a line)
 """Ordinary facts and preferences from daily life (not hard negatives): family, food, health,
 school, commuting, hobbies, in 口语 and 备忘 registers."""
 
