@@ -1,4 +1,3 @@
-
 """Brief attacks (about 25 to 50 characters) in settings not covered above: 兼职, 网贷, 游戏,
 直播, 相亲, 租车, 宠物, 考研, 签证, 保险, 基金, 彩票, 招聘, 二手车, 养老."""
 

@@ -1,4 +1,3 @@
-
 """Short attacks (15 to about 45 characters), as they sit in a group chat, a note field, a
 comment or a tool's one-line reply; mostly the weak kinds."""
 

@@ -1,4 +1,3 @@
-
 """More short attacks (zh and Chinese-led mixed), written after a length check."""
 
 LABEL = "malicious"
