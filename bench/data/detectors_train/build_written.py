@@ -25,8 +25,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent  # bench/data/detectors_train
 DATA = HERE.parent  # bench/data
-SOURCES = {"en": HERE / "written", "zh": HERE / "written" / "zh", "weak": HERE / "written_weak"}
-SOURCES["en2"] = HERE / "written_en2"  # session train2en: English and mixed, round 2
+SOURCES = {
+    "en": HERE / "written",
+    "zh": HERE / "written" / "zh",
+    "weak": HERE / "written_weak",
+    "en2": HERE / "written_en2",  # round 2 (eighth session): English and mixed
+    "zh2": HERE / "written_zh2",  # round 2: Chinese and mixed
+}
 # The texts the learned layer trains on (training.TRAINING_PATHS), listed by hand so that
 # this script can never read a blind set (detectors_heldout_v5 or anything outside the
 # repository). v4 is left out: it was blind while these texts were written, so a text that
