@@ -25,8 +25,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent  # bench/data/detectors_train
 DATA = HERE.parent  # bench/data
-SOURCES = {"en": HERE / "written", "zh": HERE / "written" / "zh", "weak": HERE / "written_weak"}
-SOURCES["long"] = HERE / "written_long"  # train2long: longer structured texts
+SOURCES = {
+    "en": HERE / "written",
+    "zh": HERE / "written" / "zh",
+    "weak": HERE / "written_weak",
+    "en2": HERE / "written_en2",  # round 2 (eighth session): English and mixed
+    "zh2": HERE / "written_zh2",  # round 2: Chinese and mixed
+    "long": HERE / "written_long",  # round 2: longer structured texts, all languages
+}
 # The texts the learned layer trains on (training.TRAINING_PATHS), listed by hand so that
 # this script can never read a blind set (detectors_heldout_v5 or anything outside the
 # repository). v4 is left out: it was blind while these texts were written, so a text that

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "written"))
-from _encode import b64, tagged, zw  # noqa: E402
+from _encode import b64, tagged, zw
 
 LABEL = "malicious"
 
