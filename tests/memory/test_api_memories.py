@@ -55,10 +55,10 @@ def test_remember_duplicate_answers_200_merged(api_a):
 def test_remember_costs_a_fixed_number_of_statements(api_a, django_assert_num_queries):
     """Authentication needs no statement for a key its process checked in the last 10 s
     (apps.access.known_keys; the first request loaded the key, its account and admin flag
-    at once); the gate then resolves the scope, asks the denylist whether the subject was erased and looks for a
-    twin under the dedupe lock (one statement on PostgreSQL), and inserts item and version
-    with the audit event, which the database links to the chain's head under its lock.
-    The answer needs no second read."""
+    at once); the gate then resolves the scope, asks the denylist whether the subject was
+    erased and looks for a twin under the dedupe lock (one statement on PostgreSQL), and
+    inserts item and version with the audit event, which the database links to the
+    chain's head under its lock. The answer needs no second read."""
     from django.db import connection
 
     write(api_a, content={"text": "the scope exists now"})
