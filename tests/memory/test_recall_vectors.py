@@ -31,6 +31,7 @@ from apps.memory.recall.vector_search import (
     fused_query,
     index_query,
     prepare_search,
+    search_shape,
 )
 from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
@@ -450,6 +451,9 @@ def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
     try:
         assert created == [f"{SCOPE_INDEX_PREFIX}{scope_a.pk}"]
         assert index_large_scopes(min_rows=10) == []  # once
+        with connection.cursor() as cursor:
+            # Walked whatever its size, so never "small": its vectors are not counted.
+            assert search_shape(cursor, scope=scope_a, model=MODEL, dims=384) == (True, False)
         walk, plan = _plan_of_vector_statement(scope_a, limit=10)
         assert walk
         assert created[0] in plan and "Sort" not in plan, plan
