@@ -28,6 +28,9 @@ class Finding:
     reason: str
     score: float
     spans: tuple[Span, ...] = ()
+    # The evidence is text the n-gram model does not read (a decoded or invisible payload):
+    # its reading of the visible text cannot outvote it (learned.py never damps it).
+    hidden_from_model: bool = False
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,38 @@ _SPELLING_CUES: LiteralTable[tuple[str, int, int]] = LiteralTable(
     shared=True,
 )
 _ASCII_RUN = re.compile(r"[ -~]{12,}")
+# A text that names its own encoding ("ROT13:", "read this backwards", 倒过来读) is decoded
+# from the name on, whatever words it holds.
+_ENCODING_NAMES = re.compile(r"rot-?\s?13|backwards|倒过来|倒着|反过来读")
+
+
+def _rot13(text: str) -> str:
+    return codecs.decode(text, "rot13")
+
+
+def _reversed(text: str) -> str:
+    return text[::-1]
+
+
+def _named_encodings(folded: str) -> Iterator[tuple[str, int]]:
+    """(encoding, offset after its name) for the first encoding a text names."""
+    match = _ENCODING_NAMES.search(folded)
+    if match:
+        yield ("rot13" if "13" in match.group() else "reversed"), match.end()
+
+
 _TAG_RUN = re.compile(r"[\U000e0020-\U000e007e]{4,}")
+# Zero-width characters as bits (two kinds for 0 and 1, a third as a separator): no
+# typographic use puts sixteen of them in a row.
+_ZERO_WIDTH_RUN = re.compile("[\u200b\u200c\u200d\u2060\ufeff]{16,}")
+# Letters spelled out one at a time ("s e n d   a   c o p y"), wider gaps between words.
+# The first expression starts with a literal space, which the engine scans for quickly;
+# the second runs only on texts that have such a stretch.
+_SPACED_HINT = re.compile(r" [a-z0-9@.] [a-z0-9@.] [a-z0-9@.] ", re.IGNORECASE)
+_SPACED_RUN = re.compile(
+    r"(?<![a-z0-9])[a-z0-9](?: {1,3}[a-z0-9@.:/_-]){5,}(?![a-z0-9@.:/_-])", re.IGNORECASE
+)
+_WORD_GAP = re.compile(r" {2,}")
 _SELECTOR_RUN = re.compile(r"[\ufe00-\ufe0f\U000e0100-\U000e01ef]{8,}")
 
 INVISIBLE_IN_WORD = 0.4
@@ -66,6 +97,8 @@ SMUGGLED_CHARACTERS = 0.6
 ENCODED_INSTRUCTION = 0.9
 ENCODED_WEAK_SIGNAL = 0.6
 MAX_SIGNALS = 256  # hostile texts can hold thousands of invisible characters
+# Encodings made of invisible characters: their presence alone is a signal.
+SMUGGLING_ENCODINGS = ("Unicode tag", "variation-selector", "zero-width")
 
 
 def _printable_text(raw: bytes) -> str | None:
@@ -108,6 +141,48 @@ def _decode_selectors(segment: str) -> str | None:
     return _printable_text(bytes(raw))
 
 
+def _is_flag_tag_sequence(original: str, start: int, end: int) -> bool:
+    """True for an emoji subdivision flag (🏴 + a region code in tag letters + cancel tag,
+    as the flags of Scotland or Wales are written): a character, not a payload."""
+    code = original[start:end]
+    return (
+        original[start - 1 : start] == "\U0001f3f4"
+        and original[end : end + 1] == "\U000e007f"
+        and len(code) <= 6
+        and all(
+            "\U000e0030" <= tag <= "\U000e0039" or "\U000e0061" <= tag <= "\U000e007a"
+            for tag in code
+        )
+    )
+
+
+def _decode_zero_width(run: str) -> str:
+    """The run read as 8-bit characters, one bit per character of its two commonest kinds
+    (the rarer kinds are separators), in whichever polarity gives text; else ""."""
+    kinds = sorted(set(run), key=lambda kind: (-run.count(kind), kind))
+    if len(kinds) < 2:
+        return ""
+    bits = [char for char in run if char in kinds[:2]]
+    for zero in kinds[:2]:
+        digits = "".join("0" if char == zero else "1" for char in bits)
+        raw = bytes(int(digits[i : i + 8], 2) for i in range(0, len(digits) - 7, 8))
+        decoded = _printable_text(raw)
+        if decoded:
+            return decoded
+    return ""
+
+
+def _spaced_out(original: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, the letters joined) for each stretch of letters spelled out singly."""
+    if not _SPACED_HINT.search(original):
+        return
+    for match in _SPACED_RUN.finditer(original):
+        words = [word.replace(" ", "") for word in _WORD_GAP.split(match.group())]
+        joined = " ".join(words)
+        if sum(char.isalpha() for char in joined) >= 4:
+            yield match.start(), match.end(), joined
+
+
 def _runs(positions: tuple[int, ...]) -> list[tuple[int, int]]:
     """Group sorted character offsets into [start, end) runs of consecutive offsets."""
     runs: list[tuple[int, int]] = []
@@ -117,6 +192,67 @@ def _runs(positions: tuple[int, ...]) -> list[tuple[int, int]]:
         else:
             runs.append((position, position + 1))
     return runs
+
+
+def encoded_segments(normalised: NormalisedText) -> Iterator[tuple[str, int, int, str]]:
+    """Yield (encoding, start, end, decoded text) over the original text."""
+    original = normalised.original
+    long_runs = False
+    for match in _BASE64.finditer(original):
+        long_runs = True
+        decoded = _decode_base64(match.group())
+        if decoded:
+            yield "base64", match.start(), match.end(), decoded
+    # Hex digits are base64 characters: a run of 20 lies inside a base64 run of 16 or
+    # more, so a text without one has no hex run either.
+    hex_runs = _HEX_RUN.finditer(original) if long_runs else ()
+    escapes = _HEX_ESCAPES.finditer(original) if "\\x" in original else ()
+    for match in (*hex_runs, *escapes):
+        digits = match.group().replace("\\x", "")
+        decoded = _decode_hex(digits[: len(digits) // 2 * 2])
+        if decoded:
+            yield "hex", match.start(), match.end(), decoded
+    if "%" in original:
+        for match in _URL_ENCODED.finditer(original):
+            yield "URL-encoded", match.start(), match.end(), unquote(match.group())
+    if "&#" in original:
+        for match in _HTML_ENTITIES.finditer(original):
+            yield "HTML-entity", match.start(), match.end(), html.unescape(match.group())
+    if "\\u" in original or "\\U" in original:
+        for match in _UNICODE_ESCAPES.finditer(original):
+            decoded = match.group().encode("ascii").decode("unicode_escape", "replace")
+            yield "unicode-escaped", match.start(), match.end(), decoded
+    if normalised.invisible:
+        for match in _TAG_RUN.finditer(original):
+            if _is_flag_tag_sequence(original, match.start(), match.end()):
+                continue
+            decoded = "".join(chr(ord(c) - 0xE0000) for c in match.group())
+            yield "Unicode tag", match.start(), match.end(), decoded
+        for match in _SELECTOR_RUN.finditer(original):
+            decoded = _decode_selectors(match.group()) or ""
+            yield "variation-selector", match.start(), match.end(), decoded
+        for match in _ZERO_WIDTH_RUN.finditer(original):
+            yield "zero-width", match.start(), match.end(), _decode_zero_width(match.group())
+    for start, end, joined in _spaced_out(original):
+        yield "spaced-out", start, end, joined
+    folded = normalised.text
+    for encoding, start in _named_encodings(folded):
+        decode = _rot13 if encoding == "rot13" else _reversed
+        begin, end = normalised.to_original(start, len(folded))
+        yield encoding, begin, end, decode(folded[start:])
+    # Per encoding, the first occurrence of the first cue of its list that occurs.
+    first_cue: dict[str, tuple[int, int]] = {}
+    for (encoding, rank, length), ends in _SPELLING_CUES.occurrences(folded):
+        found = (rank, ends[0] - length + 1)
+        first_cue[encoding] = min(first_cue.get(encoding, found), found)
+    for encoding, decode in (("rot13", _rot13), ("reversed", _reversed)):
+        if encoding not in first_cue:
+            continue
+        cue = first_cue[encoding][1]
+        for run in _ASCII_RUN.finditer(folded):
+            if run.start() <= cue < run.end():
+                start, end = normalised.to_original(run.start(), run.end())
+                yield encoding, start, end, decode(run.group())
 
 
 class _IntervalIndex:
@@ -143,64 +279,13 @@ class HiddenPayloadScanner:
     def __init__(self, *, score_decoded: ScoreDecoded) -> None:
         self.score_decoded = score_decoded
 
-    def _encoded_segments(self, normalised: NormalisedText) -> Iterator[tuple[str, int, int, str]]:
-        """Yield (encoding, start, end, decoded text) over the original text."""
-        original = normalised.original
-        long_runs = False
-        for match in _BASE64.finditer(original):
-            long_runs = True
-            decoded = _decode_base64(match.group())
-            if decoded:
-                yield "base64", match.start(), match.end(), decoded
-        # Hex digits are base64 characters: a run of 20 lies inside a base64 run of 16 or
-        # more, so a text without one has no hex run either.
-        hex_runs = _HEX_RUN.finditer(original) if long_runs else ()
-        escapes = _HEX_ESCAPES.finditer(original) if "\\x" in original else ()
-        for match in (*hex_runs, *escapes):
-            digits = match.group().replace("\\x", "")
-            decoded = _decode_hex(digits[: len(digits) // 2 * 2])
-            if decoded:
-                yield "hex", match.start(), match.end(), decoded
-        if "%" in original:
-            for match in _URL_ENCODED.finditer(original):
-                yield "URL-encoded", match.start(), match.end(), unquote(match.group())
-        if "&#" in original:
-            for match in _HTML_ENTITIES.finditer(original):
-                yield "HTML-entity", match.start(), match.end(), html.unescape(match.group())
-        if "\\u" in original or "\\U" in original:
-            for match in _UNICODE_ESCAPES.finditer(original):
-                decoded = match.group().encode("ascii").decode("unicode_escape", "replace")
-                yield "unicode-escaped", match.start(), match.end(), decoded
-        if normalised.invisible:
-            for match in _TAG_RUN.finditer(original):
-                decoded = "".join(chr(ord(c) - 0xE0000) for c in match.group())
-                yield "Unicode tag", match.start(), match.end(), decoded
-            for match in _SELECTOR_RUN.finditer(original):
-                decoded = _decode_selectors(match.group()) or ""
-                yield "variation-selector", match.start(), match.end(), decoded
-        folded = normalised.text
-        # Per encoding, the first occurrence of the first cue of its list that occurs.
-        first_cue: dict[str, tuple[int, int]] = {}
-        for (encoding, rank, length), ends in _SPELLING_CUES.occurrences(folded):
-            found = (rank, ends[0] - length + 1)
-            first_cue[encoding] = min(first_cue.get(encoding, found), found)
-        for encoding, decode in (
-            ("rot13", lambda s: codecs.decode(s, "rot13")),
-            ("reversed", lambda s: s[::-1]),
-        ):
-            if encoding not in first_cue:
-                continue
-            cue = first_cue[encoding][1]
-            for run in _ASCII_RUN.finditer(folded):
-                if run.start() <= cue < run.end():
-                    start, end = normalised.to_original(run.start(), run.end())
-                    yield encoding, start, end, decode(run.group())
-
     def scan(
         self, normalised: NormalisedText, *, matched: list[Finding], detector: str
     ) -> list[Finding]:
         """Return at most one hidden_payload finding (strongest reason, all spans)."""
         signals: list[tuple[float, str, tuple[int, int]]] = []
+        # The strongest signal that rests on a decoded or invisible payload.
+        payload_best = 0.0
         original = normalised.original
         if normalised.invisible or normalised.mixed_script_words:  # else nothing asks it
             inside_match = _IntervalIndex([(s.start, s.end) for f in matched for s in f.spans])
@@ -229,18 +314,20 @@ class HiddenPayloadScanner:
             else:
                 signals.append((MIXED_SCRIPT_WORD, "Words mix Latin and look-alike letters",
                                 (start, end)))  # fmt: skip
-        for encoding, start, end, decoded in self._encoded_segments(normalised):
-            if encoding in ("Unicode tag", "variation-selector"):
+        for encoding, start, end, decoded in encoded_segments(normalised):
+            if encoding in SMUGGLING_ENCODINGS:
                 signals.append(
                     (SMUGGLED_CHARACTERS, f"Text smuggled in invisible {encoding} characters",
                      (start, end))
                 )  # fmt: skip
-            score, categories = self.score_decoded(decoded)
+                payload_best = max(payload_best, SMUGGLED_CHARACTERS)
+            score, categories = self.score_decoded(decoded) if decoded else (0.0, [])
             if not categories:
                 continue
             strength = ENCODED_INSTRUCTION if score >= 0.4 else ENCODED_WEAK_SIGNAL
             label = categories[0].replace("_", " ")
             signals.append((strength, f"{encoding} text decodes to {label}", (start, end)))
+            payload_best = max(payload_best, strength)
         if not signals:
             return []
         best = max(signals, key=lambda signal: signal[0])
@@ -255,5 +342,6 @@ class HiddenPayloadScanner:
                 reason=best[1],
                 score=best[0],
                 spans=spans,
+                hidden_from_model=payload_best >= best[0],
             )
         ]

@@ -38,8 +38,10 @@ from pathlib import Path
 import numpy as np
 
 from apps.quarantine.detectors.base import Finding, Span
+from apps.quarantine.detectors.hidden import encoded_segments
 from apps.quarantine.detectors.ngram_table import CharNgramTable
-from apps.quarantine.detectors.normalise import normalise
+from apps.quarantine.detectors.normalise import NormalisedText, normalise
+from apps.quarantine.detectors.patterns import Category
 from apps.quarantine.detectors.rules import is_defended_discussion
 
 MODEL_PATH = Path(__file__).resolve().parent / "model" / "injection_model.json"
@@ -67,6 +69,7 @@ REPORTED_EMIT_AT = 0.95
 REPORTED_DAMP_BELOW = 0.7
 REPORTED_DAMP_FACTOR = 0.1
 TOP_FEATURES = 3
+MIN_PAYLOAD = 12  # a decoded payload shorter than this is too little for the model
 # A quoted passage: between paired quotation marks, or single quotes that open after a
 # space, colon or bracket (an apostrophe inside a word never opens one).
 _QUOTED = re.compile(
@@ -225,6 +228,11 @@ def damped(
     ]
 
 
+def _emitted_score(probability: float, emit_at: float) -> float:
+    """A finding's score from the model's probability: 0.5 at `emit_at`, 1 at certainty."""
+    return 0.5 + 0.5 * (probability - emit_at) / (1.0 - emit_at)
+
+
 def sigmoid(logit: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
 
@@ -247,6 +255,33 @@ class LearnedDetector:
         """The model's own finding, if it is confident the text is an attack."""
         return self.review(text, [])
 
+    def _payload_findings(
+        self, normalised: NormalisedText, findings: list[Finding]
+    ) -> list[Finding]:
+        """The model's finding on each decoded or invisible payload it reads as an attack;
+        only looked for when the rules found a hidden payload (their scan decodes them)."""
+        if not any(finding.category == Category.HIDDEN_PAYLOAD for finding in findings):
+            return []
+        found = []
+        for encoding, start, end, decoded in encoded_segments(normalised):
+            folded = normalise(decoded, remember=False).text
+            if len(folded) < MIN_PAYLOAD:
+                continue
+            probability = self.model.probability(folded)
+            if probability >= EMIT_AT:
+                found.append(
+                    Finding(
+                        detector=self.name,
+                        category=CATEGORY,
+                        reason=f"n-gram model ({probability:.2f}): the {encoding} text reads "
+                        "as an attack",
+                        score=round(min(_emitted_score(probability, EMIT_AT), 1.0), 4),
+                        spans=(Span(start, end, CATEGORY),),
+                        hidden_from_model=True,
+                    )
+                )
+        return found
+
     def review(self, text: str, findings: list[Finding]) -> list[Finding]:
         """`findings` of the detectors before this one, damped when the model reads the text
         as benign, plus the model's own finding when it reads it as an attack."""
@@ -265,8 +300,14 @@ class LearnedDetector:
             emit_at, damp_below, unless = REPORTED_EMIT_AT, REPORTED_DAMP_BELOW, 1.0
             factor = REPORTED_DAMP_FACTOR
             probability = min(probability, self.model.probability(frame))
+        reported = frame != folded
+        if not reported:  # a report's quoted payload is what it reports, not an attack
+            findings = [*findings, *self._payload_findings(normalised, findings)]
         if probability < damp_below and findings:
-            return damped(findings, probability, unless, factor)
+            # Outside a report, evidence in a payload the model did not read stands.
+            kept = [f for f in findings if f.hidden_from_model and not reported]
+            weak = [f for f in findings if not (f.hidden_from_model and not reported)]
+            return [*damped(weak, probability, unless, factor), *kept] if weak else kept
         if probability < emit_at:
             return findings
         top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts
@@ -276,7 +317,7 @@ class LearnedDetector:
             for weight, _, start, end in top
             if weight > 0 and start < end <= limit
         )
-        score = 0.5 + 0.5 * (probability - emit_at) / (1.0 - emit_at)
+        score = _emitted_score(probability, emit_at)
         return [
             *findings,
             Finding(

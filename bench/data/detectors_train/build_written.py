@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Validate one set of hand-written training texts and write written_<set>.jsonl.
 
-    python3 bench/data/detectors_train/build_written.py --set en|zh|weak
+    python3 bench/data/detectors_train/build_written.py --set en|zh|weak|long
 
 The sets' sources are written/ (English and mixed), written/zh/ (Chinese and mixed) and
 written_weak/ (the kinds the detectors missed most, both languages). Each source module
@@ -25,7 +25,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent  # bench/data/detectors_train
 DATA = HERE.parent  # bench/data
-SOURCES = {"en": HERE / "written", "zh": HERE / "written" / "zh", "weak": HERE / "written_weak"}
+SOURCES = {
+    "en": HERE / "written",
+    "zh": HERE / "written" / "zh",
+    "weak": HERE / "written_weak",
+    "en2": HERE / "written_en2",  # round 2 (eighth session): English and mixed
+    "zh2": HERE / "written_zh2",  # round 2: Chinese and mixed
+    "long": HERE / "written_long",  # round 2: longer structured texts, all languages
+}
 # The texts the learned layer trains on (training.TRAINING_PATHS), listed by hand so that
 # this script can never read a blind set (detectors_heldout_v5 or anything outside the
 # repository). v4 is left out: it was blind while these texts were written, so a text that
