@@ -11,10 +11,10 @@ on one core).
 Sets (docs/bench/detectors.md):
 - `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
 - `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on, plus the
-  retired held-out sets v1 (bench/data/detectors_heldout/) to v4
-  (bench/data/detectors_heldout_v4/), each measured blind and tuned and/or trained on
+  retired held-out sets v1 (bench/data/detectors_heldout/) to v5
+  (bench/data/detectors_heldout_v5/), each measured blind and tuned and/or trained on
   since; every dev figure is also printed per source;
-- `test` — `--test PATH` (default: blind set v5, bench/data/detectors_heldout_v5/, committed
+- `test` — `--test PATH` (default: blind set v6, bench/data/detectors_heldout_v6/, committed
   after its measurement): a blind set written without sight of the rules (a JSON-lines
   file, or a directory of them). Never tuned or trained on: only aggregate figures are
   printed for it, and `--verbose` never lists its texts.
@@ -66,7 +66,7 @@ from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
     DEV_PATHS,
-    HELDOUT_V5_PATH,
+    HELDOUT_V6_PATH,
     RETIRED_PATHS,
     load_corpus,
 )
@@ -436,7 +436,7 @@ def main() -> None:
     parser.add_argument(
         "--test",
         type=Path,
-        default=HELDOUT_V5_PATH,
+        default=HELDOUT_V6_PATH,
         help="blind test set: a JSON-lines file or a directory of them (aggregates only)",
     )
     parser.add_argument(

@@ -9,6 +9,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from apps.access.known_keys import forget_revoked_key
 from apps.access.models import AgentAPIKey
 from apps.access.roles import Role
 from apps.access.services import ensure_service_account, grant_role
@@ -64,6 +65,8 @@ def revoke_api_key(*, key_id: str, actor) -> AgentAPIKey:
         if not key_obj.revoked:
             key_obj.revoked = True
             key_obj.save(update_fields=["revoked"])
+        # Processes that kept the key stop using it (apps.access.known_keys).
+        transaction.on_commit(lambda: forget_revoked_key(key_obj.prefix))
         record(
             actor=actor,
             action=Action.API_KEY_REVOKED,

@@ -26,7 +26,8 @@ def _outage_errors() -> tuple[type[BaseException], ...]:
 
 
 class DegradingCache:
-    """get / set / add / incr on the shared cache, or on a per-process store while it is down."""
+    """get / get_many / set / add / incr on the shared cache, or on a per-process store
+    while it is down."""
 
     def __init__(self) -> None:
         self.local = LocMemCache("memory-console-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
@@ -52,6 +53,9 @@ class DegradingCache:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self._call("get", key, default)
+
+    def get_many(self, keys: list[str]) -> dict[str, Any]:
+        return self._call("get_many", keys)
 
     def set(self, key: str, value: Any, timeout: float | None = None) -> None:
         self._call("set", key, value, timeout)

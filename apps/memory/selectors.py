@@ -2,6 +2,7 @@
 
 import uuid
 from functools import cache
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, QuerySet
@@ -110,13 +111,37 @@ def find_granted_scope(
     """The existing scope `kind:external_id` of the tenant, with its tenant loaded, if the
     actor holds `perm` there (one precompiled query: recall and remember run it on every
     call); None when it is missing or not granted."""
+    lookup = granted_scope_lookup(
+        actor=actor, perm=perm, tenant_slug=tenant_slug, kind=kind, external_id=external_id
+    )
+    if lookup is None:
+        return None
+    query, values = lookup
+    return scope_of_row(query.first(**values))
+
+
+def granted_scope_lookup(
+    *, actor, perm: Perm, tenant_slug: str, kind: str, external_id: str
+) -> tuple[PrecompiledQuery, dict[str, Any]] | None:
+    """The precompiled statement find_granted_scope runs and its values, for a caller that
+    sends it within a statement of its own (recall); None for an actor who holds nothing.
+    Its rows start with the scope's id; `scope_of_row` reads the row `first` gives."""
     if actor is None or not actor.is_authenticated or not actor.is_active:
         return None
     query = _granted_scope_query(perm, global_access=has_global_access(actor))
-    found = query.first(slug=tenant_slug, kind=kind, external_id=external_id, user_id=actor.pk)
+    return query, {
+        "slug": tenant_slug,
+        "kind": kind,
+        "external_id": external_id,
+        "user_id": actor.pk,
+    }
+
+
+def scope_of_row(found: tuple | None) -> Scope | None:
+    """The scope, its tenant loaded, of a granted_scope_lookup row (None: not found)."""
     if found is None:
         return None
-    scope, scope.tenant = found
+    scope, scope.tenant, *_ = found
     return scope
 
 

@@ -1,16 +1,21 @@
 """Agent API keys: issued once, stored hashed, bound to a service account's grants."""
 
+import time
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from apps.access import known_keys
 from apps.access.api_keys import create_api_key, revoke_api_key
-from apps.access.models import AgentAPIKey, ServiceAccount
+from apps.access.models import AgentAPIKey, ServiceAccount, TenantUserObjectPermission
 from apps.audit.models import Action, AuditEvent
+from apps.core.cache import rate_limit_cache
 from apps.memory.selectors import user_has_perm_on
 from tests.memory.api_helpers import agent_client
 
@@ -81,7 +86,7 @@ def test_key_of_a_disabled_service_account_is_refused(tenant_a):
     assert agent_client(plaintext).get(LIST_URL).status_code == 401
 
 
-def test_last_used_is_written_at_most_once_a_minute(tenant_a):
+def test_last_used_is_written_at_most_once_a_minute(tenant_a, monkeypatch):
     key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
     client = agent_client(plaintext)
     assert client.get(LIST_URL).status_code == 200
@@ -90,8 +95,80 @@ def test_last_used_is_written_at_most_once_a_minute(tenant_a):
     client.get(LIST_URL)
     assert AgentAPIKey.objects.get(pk=key.pk).last_used_at == first
     AgentAPIKey.objects.filter(pk=key.pk).update(last_used_at=first - timedelta(minutes=2))
+    past_the_bound(monkeypatch)  # the process reads the key's row again
     client.get(LIST_URL)
     assert AgentAPIKey.objects.get(pk=key.pk).last_used_at > first
+
+
+def past_the_bound(monkeypatch) -> None:
+    """Move the kept keys' clock past KEY_CACHE_SECONDS (apps.access.known_keys)."""
+    later = time.monotonic() + known_keys.KEY_CACHE_SECONDS
+    monkeypatch.setattr(known_keys, "_clock", lambda: later)
+
+
+def key_statements(queries) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if "access_agentapikey" in q["sql"]]
+
+
+def test_a_key_this_process_knows_authenticates_without_a_statement(tenant_a):
+    """The key's row is kept for KEY_CACHE_SECONDS: the lookup was one of a recall's four
+    statements. The secret is still checked against the hash on every request."""
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    assert agent_client(plaintext).get(LIST_URL).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        assert agent_client(plaintext).get(LIST_URL).status_code == 200
+    assert key_statements(queries) == []
+    wrong_secret = f"{key.prefix}.{'x' * 32}"
+    assert agent_client(wrong_secret).get(LIST_URL).status_code == 401
+
+
+def test_a_revoked_key_is_refused_at_once_by_the_process_that_kept_it(
+    tenant_a, django_capture_on_commit_callbacks
+):
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    assert agent_client(plaintext).get(LIST_URL).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        revoke_api_key(key_id=key.prefix, actor="ops")
+    assert agent_client(plaintext).get(LIST_URL).status_code == 401
+
+
+def test_other_processes_see_a_revocation_at_once_through_the_shared_cache(tenant_a):
+    """Another process revoked the key: this one still keeps its row, and drops it on
+    the shared cache's word."""
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    assert agent_client(plaintext).get(LIST_URL).status_code == 200
+    AgentAPIKey.objects.filter(pk=key.pk).update(revoked=True)
+    rate_limit_cache.set(known_keys.revoked_marker(key.prefix), True, 20)
+    assert agent_client(plaintext).get(LIST_URL).status_code == 401
+
+
+def test_without_the_shared_cache_a_revocation_is_seen_within_the_bound(tenant_a, monkeypatch):
+    """The documented bound: a process that kept the key and hears nothing of its
+    revocation (no shared cache, or it is down) refuses it KEY_CACHE_SECONDS later."""
+    key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    assert agent_client(plaintext).get(LIST_URL).status_code == 200
+    AgentAPIKey.objects.filter(pk=key.pk).update(revoked=True)
+    assert agent_client(plaintext).get(LIST_URL).status_code == 200  # within the bound
+    past_the_bound(monkeypatch)
+    assert agent_client(plaintext).get(LIST_URL).status_code == 401
+
+
+def test_what_one_request_learns_about_its_agent_does_not_reach_the_next(tenant_a, tenant_b):
+    """A kept key gives each request new instances: a grant withdrawn between two
+    requests is seen by the second, as without the kept row."""
+    _, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
+    client = agent_client(plaintext)
+    body = {
+        "tenant": "tenant-a",
+        "scope": "user:u_1",
+        "memory_type": "semantic",
+        "content": {"text": "likes tea"},
+        "source": "test",
+    }
+    assert client.post(LIST_URL, body, format="json").status_code == 201
+    TenantUserObjectPermission.objects.filter(user__username="agent-x").delete()
+    body["content"] = {"text": "likes coffee"}
+    assert client.post(LIST_URL, body, format="json").status_code == 404
 
 
 def test_agent_key_acts_as_its_service_account(tenant_a, tenant_b):

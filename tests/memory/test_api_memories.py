@@ -53,17 +53,18 @@ def test_remember_duplicate_answers_200_merged(api_a):
 
 
 def test_remember_costs_a_fixed_number_of_statements(api_a, django_assert_num_queries):
-    """Authentication loads the key, its account and admin flag at once; the gate then
-    resolves the scope, asks the denylist whether the subject was erased and looks for a
-    twin under the dedupe lock (one statement on PostgreSQL), and inserts item and version
-    with the audit event, which the database links to the chain's head under its lock.
-    The answer needs no second read."""
+    """Authentication needs no statement for a key its process checked in the last 10 s
+    (apps.access.known_keys; the first request loaded the key, its account and admin flag
+    at once); the gate then resolves the scope, asks the denylist whether the subject was
+    erased and looks for a twin under the dedupe lock (one statement on PostgreSQL), and
+    inserts item and version with the audit event, which the database links to the
+    chain's head under its lock. The answer needs no second read."""
     from django.db import connection
 
     write(api_a, content={"text": "the scope exists now"})
     # SQLite has no dedupe lock, but asks the denylist and the twin apart, reads the chain
     # head and sends item, version and event as three statements.
-    statements = 4 if connection.vendor == "postgresql" else 8
+    statements = 3 if connection.vendor == "postgresql" else 7
     with django_assert_num_queries(statements + 2):  # + the test's savepoint and release
         response = api_a.post(LIST, remember_body(content={"text": "a new fact"}), format="json")
     assert response.status_code == 201
@@ -82,7 +83,7 @@ def test_an_embedded_remember_indexes_its_vector_in_the_same_statements(
     from apps.memory.vectors import TABLE, vector_search_available
 
     write(api_a, content={"text": "the scope exists now"})
-    statements = 4 if connection.vendor == "postgresql" else 8
+    statements = 3 if connection.vendor == "postgresql" else 7
     body = remember_body(
         content={"text": "a new fact"}, embedding=[0.6, 0.0, -0.8], embedding_model="m"
     )

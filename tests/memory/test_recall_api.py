@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from apps.audit.models import Action, AuditEvent
 from apps.memory import crypto
+from apps.memory.api.serializers import MemorySerializer
 from apps.memory.models import MemoryItem
 from apps.tenancy.models import SensitivePolicy
 from tests.memory.api_helpers import remember_body
@@ -130,6 +131,28 @@ def test_recall_api_runs_a_bounded_number_of_queries(api_a, django_assert_max_nu
     with django_assert_max_num_queries(12):
         response = recall(api_a, "garden", top_k=15)
     assert len(response.json()["results"]) == 15
+
+
+def test_recall_renders_each_memory_as_the_memory_endpoint_does_without_rebuilding_fields(
+    api_a, monkeypatch
+):
+    """Hits are rendered by one serializer for the process: its fields are not built again
+    for every hit (that was over half of a recall's CPU), and a hit reads as GET shows it."""
+    stored = [write(api_a, f"garden note number {n}") for n in range(10)]
+    recall(api_a, "garden")  # the process's serializer has built its fields by now
+    built = []
+    original = MemorySerializer.get_fields
+    monkeypatch.setattr(
+        MemorySerializer, "get_fields", lambda self: built.append(self) or original(self)
+    )
+    results = recall(api_a, "garden", top_k=10).json()["results"]
+    assert built == []
+    assert {result["memory"]["id"] for result in results} == {item["id"] for item in stored}
+    shown = api_a.get(f"{MEMORIES}{results[0]['memory']['id']}/").json()
+    timeless = {"score", "last_access_at", "access_count", "updated_at"}
+    assert {k: v for k, v in results[0]["memory"].items() if k not in timeless} == {
+        k: v for k, v in shown.items() if k not in timeless
+    }
 
 
 # --- the sensitive-data stage through the whole gate ---------------------------------------

@@ -15,15 +15,24 @@ from apps.memory.models import MemoryItem, MemoryStatus
 from apps.memory.recall import (
     CANDIDATE_LIMIT,
     SCAN_LIMIT,
+    ScopeNotFound,
     cosine_similarity,
     fuse,
+    lexical_statement,
     query_terms,
     recall_memories,
+    resolve_scope_and_shape,
     select_candidates,
     vector_search,
 )
 from apps.memory.recall import vectors as recall_vectors
-from apps.memory.recall.vector_search import fused_query, index_query, prepare_search
+from apps.memory.recall.vector_search import (
+    SearchShape,
+    fused_query,
+    index_query,
+    prepare_search,
+    search_shape,
+)
 from apps.memory.tasks import index_large_scopes_task
 from apps.memory.vectors import (
     SCOPE_INDEX_PREFIX,
@@ -172,10 +181,11 @@ def test_a_write_through_the_gate_indexes_its_embedding_and_forgetting_removes_i
         assert cursor.fetchone() == (0,)
 
 
-def _plan_of_vector_statement(scope, *, limit, fused_with=None):
+def _plan_of_vector_statement(scope, *, limit, fused_with=None, lexical_query=None):
     """Whether production's rule walks the index for `scope`, and the EXPLAIN ANALYZE of
     the statement it would run (the search alone, or fused with the `fused_with` lexical
-    candidates' ids, as recall runs it), under the settings it would run it with."""
+    candidates' ids, or with the lexical search for `lexical_query` inside it, as recall
+    runs it), under the settings it would run it with."""
 
     with transaction.atomic(), connection.cursor() as cursor:
         walk = prepare_search(cursor, scope=scope, model=MODEL, dims=384, limit=limit)
@@ -189,7 +199,14 @@ def _plan_of_vector_statement(scope, *, limit, fused_with=None):
             "limit": limit,
             "walk": walk,
         }
-        if fused_with is None:
+        if lexical_query is not None:
+            statement = lexical_statement(
+                scope=scope, terms=query_terms(lexical_query), now=search["now"]
+            )
+            sql, params = fused_query(
+                **search, lexical=[], keep=CANDIDATE_LIMIT, lexical_statement=statement
+            )
+        elif fused_with is None:
             sql, params = index_query(**search)
         else:
             sql, params = fused_query(**search, lexical=fused_with, keep=CANDIDATE_LIMIT)
@@ -220,6 +237,8 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     walk, plan = _plan_of_vector_statement(scope_a, limit=10)
     assert walk
     assert "memory_itemembedding_hnsw" in plan and "Sort" not in plan, plan
+    walk, plan = _plan_of_vector_statement(scope_a, limit=10, lexical_query="topic")
+    assert "memory_itemembedding_hnsw" in plan, plan  # the lexical search inside too
     walk, plan = _plan_of_vector_statement(small_scope, limit=10)
     assert not walk
     assert "memory_itemembedding_hnsw" not in plan, plan
@@ -240,6 +259,46 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     with connection.cursor() as cursor:
         cursor.execute(settings_sql)
         assert cursor.fetchone() == before
+
+
+def test_the_scope_comes_with_its_search_shape_in_one_statement_as_the_rule_decides(
+    postgres_only, operator_a, operator_b, scope_a, tenant_a, monkeypatch
+):
+    """Recall's lookup of the scope through the grants also answers the walk-or-exact rule
+    for it (a round trip less per recall), as the rule's own statement answers; a scope
+    outside the caller's grant is not found, shape or not."""
+    if not vector_search_available():
+        pytest.skip("the pgvector extension is not installed on this database server")
+    monkeypatch.setattr(vector_search, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
+    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
+    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
+    for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
+        for n in range(count):
+            remember(scope, f"The user mentioned topic {n} in {scope.external_id}")
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {TABLE}")  # the rule reads the table's size from the catalog
+    expected = {
+        scope_a: SearchShape(walk=True, small=False),
+        small_scope: SearchShape(walk=False, small=True),
+    }
+    for scope, shape in expected.items():
+        with CaptureQueriesContext(connection) as queries:
+            found = resolve_scope_and_shape(
+                actor=operator_a, tenant=tenant_a, scope_key=scope.key, vectors=(MODEL, 384)
+            )
+        assert found == (scope, shape)
+        [statement] = [q["sql"] for q in queries.captured_queries if "pg_class" in q["sql"]]
+        assert "memory_scope" in statement
+        with connection.cursor() as cursor:
+            assert vector_search.search_shape(cursor, scope=scope, model=MODEL, dims=384) == shape
+    # Dimensions no index serves are ranked exactly, with no statement for the rule.
+    assert resolve_scope_and_shape(
+        actor=operator_a, tenant=tenant_a, scope_key=scope_a.key, vectors=(MODEL, 3)
+    ) == (scope_a, SearchShape(walk=False, small=True))
+    with pytest.raises(ScopeNotFound):
+        resolve_scope_and_shape(
+            actor=operator_b, tenant=tenant_a, scope_key=scope_a.key, vectors=(MODEL, 384)
+        )
 
 
 def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_a, monkeypatch):
@@ -280,6 +339,56 @@ def test_the_fused_statement_keeps_the_candidates_fuse_keeps_in_its_order(scope_
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_lexical_search_inside_the_fused_statement_finds_what_it_finds_alone(
+    scope_a, monkeypatch, vector_path
+):
+    """Recall runs a one-statement lexical search inside the fused search (a round trip
+    less): the candidates, their order, their columns and cosines are those of the lexical
+    candidates found first and fused after."""
+    query = embed("flowers planted")
+    free = query.index(0.0)
+    for n in range(40):
+        vector = list(query)
+        vector[free] = 0.05 * (n + 1)
+        text = f"The user planted {'garden ' if n % 3 else ''}flower number {n}"
+        remember(scope_a, text, vector=vector, importance=0.2 + n / 100)
+    for n in range(8):  # found by words only; no two of equal rank
+        MemoryItemFactory(scope=scope_a, text=f"garden note {n}", embedding=None, importance=n / 10)
+    now = timezone.now()
+    terms = query_terms("garden")
+    search = {
+        "scope": scope_a,
+        "now": now,
+        "query_embedding": query,
+        "embedding_model": MODEL,
+        "limit": 15,
+        "keep": 30,
+    }
+    statement = lexical_statement(scope=scope_a, terms=terms, now=now)
+    assert statement is not None
+    together = recall_vectors.fused_candidates(**search, lexical=[], lexical_statement=statement)
+    lexical = select_candidates(scope=scope_a, terms=terms, now=now, minimum=5, top_up=False)
+    apart = recall_vectors.fused_candidates(**search, lexical=lexical)
+
+    assert len(apart) == 30
+    assert [item for item, _ in together] == [item for item, _ in apart]
+    for (_, cosine), (_, expected) in zip(together, apart, strict=True):
+        assert (cosine is None) == (expected is None)
+        assert cosine == pytest.approx(expected, abs=1e-5)
+
+
+def test_only_a_lexical_search_of_one_statement_runs_inside_the_fused_search(scope_a):
+    """A long CJK query may need a second, broader pass and padding tops the list up:
+    those keep their own statements, as does a query with no pattern."""
+    now = timezone.now()
+    assert lexical_statement(scope=scope_a, terms=query_terms("garden"), now=now)
+    assert lexical_statement(scope=scope_a, terms=query_terms("北京的天气"), now=now) is None
+    assert (
+        lexical_statement(scope=scope_a, terms=query_terms("garden"), now=now, top_up=True) is None
+    )
+    assert lexical_statement(scope=scope_a, terms=query_terms(""), now=now) is None
+
+
 def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
     operator_a, scope_a, vector_path
 ):
@@ -297,9 +406,10 @@ def test_a_recall_of_a_small_scope_needs_no_transaction_nor_setting(
     assert not any(
         sql in ("BEGIN", "COMMIT") or "set_config" in sql for sql in recall_statements
     ), recall_statements
-    # Admin group, scope, lexical candidates, the search (its shape, then the fused
-    # statement; or the fallback's embeddings and nearest rows), the hits in full.
-    assert len(recall_statements) == 6, recall_statements
+    # Admin group, scope (with pgvector, and its search shape), then with pgvector the
+    # fused statement, the lexical candidates found inside it, or the lexical candidates
+    # and the fallback's embeddings and nearest rows; the hits in full.
+    assert len(recall_statements) == (4 if vector_path == "pgvector" else 6), recall_statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER
 
 
@@ -341,12 +451,18 @@ def test_a_large_scope_gets_an_index_of_its_own_and_recall_walks_it(
     try:
         assert created == [f"{SCOPE_INDEX_PREFIX}{scope_a.pk}"]
         assert index_large_scopes(min_rows=10) == []  # once
+        with connection.cursor() as cursor:
+            # Walked whatever its size, so never "small": its vectors are not counted.
+            assert search_shape(cursor, scope=scope_a, model=MODEL, dims=384) == (True, False)
         walk, plan = _plan_of_vector_statement(scope_a, limit=10)
         assert walk
         assert created[0] in plan and "Sort" not in plan, plan
         # Fused with the lexical candidates, the search still walks (only the fused
         # list, at most VECTOR_LIMIT + CANDIDATE_LIMIT rows, is sorted).
         _, plan = _plan_of_vector_statement(scope_a, limit=10, fused_with=[address.pk])
+        assert created[0] in plan, plan
+        # So it does with the lexical search inside the statement.
+        _, plan = _plan_of_vector_statement(scope_a, limit=10, lexical_query="topic")
         assert created[0] in plan, plan
         hits = recall(operator_a, scope_a, QUESTION, top_k=3)
         assert hits[0].item.pk == address.pk and hits[0].similarity_source == "embedding"
@@ -387,10 +503,11 @@ def test_hybrid_recall_runs_a_fixed_number_of_queries(operator_a, scope_a, vecto
         [hit.item.scope.key for hit in hits]  # scope and tenant come preloaded
     statements = [query["sql"] for query in queries.captured_queries]
     # Candidates are never loaded as model instances one by one: one statement per step.
-    # Admin-group check, scope through the grants, lexical candidates, then pgvector's
-    # search shape (walk or exact; a small scope needs no settings) and the search fused
-    # with the lexical candidates, or the fallback's embeddings and nearest rows; the
-    # hits in full. Never a statement per candidate.
+    # Admin-group check, scope through the grants (with pgvector, in the same statement,
+    # the scope's search shape: walk or exact; a small scope needs no settings), then
+    # the search fused with the lexical candidates, found inside it, or the lexical
+    # candidates, the fallback's embeddings and nearest rows; the hits in full. Never a
+    # statement per candidate.
     searches = [sql for sql in statements if not sql.startswith(("SAVEPOINT", "RELEASE"))]
-    assert len(searches) == 6, statements
+    assert len(searches) == (4 if vector_path == "pgvector" else 6), statements
     assert len(hits) == 20 and hits[0].item.text == ANSWER

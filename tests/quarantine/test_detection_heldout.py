@@ -2,11 +2,12 @@
 test set.
 
 A blind test set is written by an author without sight of the rules and lives outside the
-repository until it is measured; then it is committed (v5: bench/data/detectors_heldout_v5)
-and its floor is set from that measurement (docs/benchmarks.md).
+repository until it is measured; then it is committed (v6 and v7:
+bench/data/detectors_heldout_v6 and _v7) and its floor is set from that measurement
+(docs/benchmarks.md).
 MEMORY_CONSOLE_DETECTOR_TEST_SET names another set (a JSON-lines file or a directory of
 them) to check instead. Failures report aggregate figures only: the blind texts must stay
-unseen. The earlier held-out sets v1 to v4 (bench/data/detectors_heldout*/) were each
+unseen. The earlier held-out sets v1 to v5 (bench/data/detectors_heldout*/) were each
 measured blind and retired into development data; they have dev regression floors.
 """
 
@@ -17,24 +18,22 @@ import pytest
 
 from apps.quarantine.detectors.quality import (
     DEV_PATH,
-    HELDOUT_V5_PATH,
     RETIRED_PATHS,
+    TEST_PATHS,
     TEST_SET_ENV,
     load_corpus,
     measure,
 )
 
-# Blind set v5's floor, just under its last measurement on 2026-12-01: the learned layer
-# retrained on the hand-written data, v4 and the product's own renderings of structured
-# records, with features that hold a letter (all 0.834 / 0.026, en 0.784 / 0.033,
-# zh 0.858 / 0.020; bench/data/detectors_heldout_v5/README.md lists all four measurements).
-# Never raise these above a measurement, and a set that has been tuned on is no longer a
-# test set.
-TEST_FLOORS: dict[str, tuple[float, float] | None] = {
-    # lang: (min recall, max false-positive rate)
-    "all": (0.83, 0.03),
-    "en": (0.78, 0.035),
-    "zh": (0.85, 0.025),
+# The blind sets' floors, just under their measurements of 2026-12-01 after the eighth
+# session's changes (bench/data/detectors_heldout_v6/ and _v7/README.md): v6 all 0.920 /
+# 0.038, en 0.889 / 0.049, zh 0.942 / 0.027; v7 all 0.898 / 0.022, en 0.898 / 0.031,
+# zh 0.884 / 0.018. Never raise these above a measurement, and a set that has been tuned on
+# is no longer a test set.
+TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {
+    # set: {lang: (min recall, max false-positive rate)}
+    "v6": {"all": (0.91, 0.045), "en": (0.88, 0.055), "zh": (0.93, 0.035)},
+    "v7": {"all": (0.89, 0.03), "en": (0.89, 0.04), "zh": (0.87, 0.025)},
 }
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
@@ -48,6 +47,9 @@ RETIRED_FLOORS = {
     # v4: measured blind on 2026-12-01 (all 0.729 / 0.043), used as validation and trained on
     # since (all 1.000 / 0.003).
     "v4": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
+    # v5: measured blind four times in the seventh session (last: all 0.834 / 0.026), studied
+    # and trained on since.
+    "v5": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
 }
 
 
@@ -55,22 +57,21 @@ def _rows(path, lang):
     return [row for row in load_corpus(path) if lang == "all" or row["lang"] == lang]
 
 
-@pytest.fixture(scope="module")
-def blind():
-    path = Path(os.environ.get(TEST_SET_ENV) or HELDOUT_V5_PATH)
+def _blind_path(name: str) -> Path:
+    """The set to check: the named one, or the one MEMORY_CONSOLE_DETECTOR_TEST_SET names."""
+    path = Path(os.environ.get(TEST_SET_ENV) or TEST_PATHS[name])
     if not path.exists():
         pytest.skip(f"no blind test set at {path}: its floor cannot be checked")
     return path
 
 
-@pytest.mark.parametrize("lang", sorted(TEST_FLOORS))
-def test_blind_set_recall_and_false_positive_rate_stay_above_the_measured_floor(blind, lang):
-    confusion = measure(_rows(blind, lang))
+@pytest.mark.parametrize(
+    ("name", "lang"), [(name, lang) for name in sorted(TEST_FLOORS) for lang in ("all", "en", "zh")]
+)
+def test_blind_set_recall_and_false_positive_rate_stay_above_the_measured_floor(name, lang):
+    confusion = measure(_rows(_blind_path(name), lang))
     figures = f"recall {confusion.recall:.3f}, FPR {confusion.false_positive_rate:.3f}"
-    floor = TEST_FLOORS[lang]
-    if floor is None:
-        pytest.skip(f"no floor set yet for {lang}; measured {figures}")
-    min_recall, max_fpr = floor
+    min_recall, max_fpr = TEST_FLOORS[name][lang]
     assert confusion.recall >= min_recall, figures
     assert confusion.false_positive_rate <= max_fpr, figures
 

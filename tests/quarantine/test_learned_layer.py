@@ -26,7 +26,7 @@ from apps.quarantine.detectors.learned import (
     load_model,
     model_text,
 )
-from apps.quarantine.detectors.quality import DATA, DEV_PATHS, HELDOUT_V5_PATH
+from apps.quarantine.detectors.quality import DATA, DEV_PATHS, TEST_PATHS
 
 RULES_ONLY = ["apps.quarantine.detectors.rules.RuleDetector"]
 ATTACK = (
@@ -43,10 +43,11 @@ def test_the_stored_artefact_records_the_hash_of_the_data_it_was_trained_on():
 
 
 def test_the_training_data_are_the_repository_dev_sets_never_a_blind_test_set():
-    # Blind sets are only measured: v5, committed after its measurement, is never read.
+    # Blind sets are only measured: v6 and v7, committed after its measurement, is never read.
     assert all(path.is_relative_to(DATA) for path in training.TRAINING_PATHS)
-    assert HELDOUT_V5_PATH not in training.TRAINING_PATHS
-    assert HELDOUT_V5_PATH not in DEV_PATHS
+    for blind in TEST_PATHS.values():
+        assert blind not in training.TRAINING_PATHS
+        assert blind not in DEV_PATHS
     artefact = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
     assert artefact["training_files"] == [
         str(path.relative_to(DATA.parents[1])) for path in training.TRAINING_PATHS

@@ -7,7 +7,6 @@ is apps.memory.recall. A scope that is unknown or outside the caller's grant ans
 no results.
 """
 
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.request import Request
@@ -16,7 +15,11 @@ from rest_framework.views import APIView
 
 from apps.core.serializers import FiniteFloatField, FiniteFloatListField, NoNulCharField
 from apps.memory.api.remember_body import MAX_EMBEDDING_DIMENSIONS, tenant_of_request
-from apps.memory.api.serializers import MemorySerializer
+from apps.memory.api.serializers import (
+    MemorySerializer,
+    shows_content_to,
+    withheld_representation,
+)
 from apps.memory.embedding_provider import EmbeddingUnavailable, embed_texts, provider_model
 from apps.memory.models import MemoryType
 from apps.memory.recall import MAX_TOP_K, ScopeNotFound, recall_memories
@@ -24,6 +27,12 @@ from apps.tenancy.keys import parse_scope_key
 from apps.tenancy.permissions import Perm
 
 MAX_QUERY_CHARS = 2000
+# Every hit is rendered by one serializer for the process, as remember's answer is (and as
+# a list serializer renders its rows with one child): building a ModelSerializer's fields
+# for each of ten hits was over half of a recall request's CPU. Its context holds nothing
+# that belongs to a request ("now" defaults to the moment of rendering); whether the
+# caller sees an item's content is decided here, per hit, as MemorySerializer decides it.
+_HIT_MEMORY = MemorySerializer(context={})
 
 
 class RecallRequest(serializers.Serializer):
@@ -140,10 +149,11 @@ class RecallView(APIView):
             )
         except ScopeNotFound as exc:
             raise exceptions.NotFound() from exc
-        context = {"now": timezone.now(), "request": request}
         results = [
             {
-                "memory": MemorySerializer(hit.item, context=context).data,
+                "memory": _HIT_MEMORY.to_representation(hit.item)
+                if shows_content_to(request, hit.item)
+                else withheld_representation(hit.item),
                 "source_kind": hit.item.source_kind,
                 "flags": hit.item.flags,
                 "score": hit.score,

@@ -50,10 +50,12 @@ from django.utils import timezone
 
 from apps.core.errors import ServiceError
 from apps.memory.models import MemoryItem
+from apps.memory.recall import vectors as vectors_module
 from apps.memory.recall.candidates import (
     CANDIDATE_LIMIT,
     SCAN_LIMIT,
     Candidate,
+    lexical_statement,
     select_candidates,
 )
 from apps.memory.recall.query import MAX_PATTERNS, QueryTerm, lexical_similarity, query_terms
@@ -65,13 +67,14 @@ from apps.memory.recall.ranking import (
     rank,
     recency,
 )
+from apps.memory.recall.vector_search import SearchShape, granted_scope_and_shape
 from apps.memory.recall.vectors import (
     VECTOR_LIMIT,
     VectorMatches,
     fused_candidates,
     nearest_items,
 )
-from apps.memory.selectors import find_granted_scope, user_has_perm_on
+from apps.memory.selectors import granted_scope_lookup, scope_of_row, user_has_perm_on
 from apps.memory.tasks import send_recall_accesses
 from apps.tenancy.models import Scope, Tenant
 from apps.tenancy.permissions import Perm
@@ -100,6 +103,7 @@ __all__ = [
     "recall_memories",
     "recency",
     "resolve_scope",
+    "resolve_scope_and_shape",
     "select_candidates",
 ]
 
@@ -118,25 +122,41 @@ def resolve_scope(*, actor: Any, tenant: Tenant | str, scope_key: str) -> Scope 
     """The scope `kind:external_id` of the tenant, if the actor may read its memories;
     None when it was never written to but the actor may read every scope of the tenant
     (an empty scope, not an unknown one)."""
+    return resolve_scope_and_shape(actor=actor, tenant=tenant, scope_key=scope_key, vectors=None)[0]
+
+
+def resolve_scope_and_shape(
+    *, actor: Any, tenant: Tenant | str, scope_key: str, vectors: tuple[str, int] | None
+) -> tuple[Scope | None, SearchShape | None]:
+    """resolve_scope, and with `vectors` (an embedding model and dimension, pgvector
+    present) the scope's search shape, found by the same statement."""
     kind, separator, external_id = (scope_key or "").partition(":")
     if not separator or not external_id:
         raise ScopeNotFound(scope_key)
-    scope = find_granted_scope(
+    lookup = granted_scope_lookup(
         actor=actor,
         perm=Perm.VIEW_MEMORIES,
         tenant_slug=tenant.slug if isinstance(tenant, Tenant) else tenant,
         kind=kind,
         external_id=external_id,
     )
-    if scope is not None:
-        return scope
+    if lookup is not None:
+        query, values = lookup
+        if vectors is None:
+            found, shape = query.first(**values), None
+        else:
+            model, dims = vectors
+            found, shape = granted_scope_and_shape(query, values, model=model, dims=dims)
+        scope = scope_of_row(found)
+        if scope is not None:
+            return scope, shape
     owner = tenant if isinstance(tenant, Tenant) else Tenant.objects.filter(slug=tenant).first()
     never_written = (
         owner is not None
         and not Scope.objects.filter(tenant=owner, kind=kind, external_id=external_id).exists()
     )
     if never_written and user_has_perm_on(actor, Perm.VIEW_MEMORIES, tenant=owner):
-        return None
+        return None, None
     raise ScopeNotFound(scope_key)
 
 
@@ -162,26 +182,40 @@ def recall_memories(
     never written to, in a tenant the actor may read, recalls nothing). The accesses are
     recorded after commit by one task (never an UPDATE per hit here).
     """
-    scope = resolve_scope(actor=actor, tenant=tenant, scope_key=scope_key)
+    use_embedding = bool(query_embedding) and bool(embedding_model)
+    # With pgvector, the scope's search shape comes with the scope: one round trip less.
+    vectors = None
+    if use_embedding and vectors_module.vector_search_available():
+        vectors = (embedding_model, len(query_embedding or ()))
+    scope, shape = resolve_scope_and_shape(
+        actor=actor, tenant=tenant, scope_key=scope_key, vectors=vectors
+    )
     if scope is None:
         return []
     top_k = max(1, min(int(top_k), MAX_TOP_K))
     now = timezone.now()
     terms = query_terms(query or "")
     types, cats = list(memory_types or []), list(categories or [])
-    use_embedding = bool(query_embedding) and bool(embedding_model)
     # Both candidate statements are planned for this call's values (the patterns, the
     # scope's size), never prepared: no transaction or setting needed for that.
     with planned_for_each_call():
-        lexical = select_candidates(
-            scope=scope,
-            terms=terms,
-            now=now,
-            memory_types=types,
-            categories=cats,
-            minimum=top_k,
-            top_up=pad,
-        )
+        # With pgvector, a lexical search of one statement runs inside the fused search.
+        statement = None
+        if vectors is not None:
+            statement = lexical_statement(
+                scope=scope, terms=terms, now=now, memory_types=types, categories=cats, top_up=pad
+            )
+        lexical: list[Candidate] = []
+        if statement is None:
+            lexical = select_candidates(
+                scope=scope,
+                terms=terms,
+                now=now,
+                memory_types=types,
+                categories=cats,
+                minimum=top_k,
+                top_up=pad,
+            )
         candidates: list[tuple[Candidate, float | None]] = [(item, None) for item in lexical]
         if use_embedding:
             candidates = fused_candidates(
@@ -192,6 +226,8 @@ def recall_memories(
                 lexical=lexical,
                 memory_types=types,
                 categories=cats,
+                shape=shape,
+                lexical_statement=statement,
             )
     kept = rank(
         candidates,

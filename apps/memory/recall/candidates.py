@@ -165,6 +165,41 @@ def select_candidates(
         )
 
 
+def lexical_statement(
+    *,
+    scope: Scope,
+    terms: Sequence[QueryTerm],
+    now: datetime,
+    memory_types: Iterable[str] | None = None,
+    categories: Iterable[int] | None = None,
+    top_up: bool = False,
+) -> tuple[str, list[Any]] | None:
+    """The one statement whose rows (`candidates_of`) are select_candidates' answer, when
+    one statement is all it takes: no second CJK pass may follow and no top-up is asked,
+    and the query has a pattern. For a caller that runs it inside a statement of its own
+    (recall's fused search: a round trip less); None otherwise."""
+    if top_up or any(term.is_cjk and len(term.pattern) > 2 for term in terms):
+        return None
+    patterns = sql_patterns(terms)
+    if not patterns:
+        return None
+    return _lexical_candidates_sql(
+        scope=scope,
+        patterns=patterns,
+        now=now,
+        memory_types=list(memory_types or []),
+        categories=list(categories or []),
+    )
+
+
+def candidates_of(statement: tuple[str, list[Any]]) -> list[Candidate]:
+    """The candidates a lexical statement finds, in its order."""
+    with connection.cursor() as cursor:
+        parse_timestamps_natively(cursor)
+        cursor.execute(*statement)
+        return candidates_from_rows(cursor.fetchall())
+
+
 def _select_candidates(
     *,
     scope: Scope,
@@ -191,12 +226,8 @@ def _select_candidates(
             memory_types=memory_types,
             categories=categories,
         )
-        with connection.cursor() as cursor:
-            parse_timestamps_natively(cursor)
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
         seen = {item.pk for item in candidates}
-        candidates += [item for item in candidates_from_rows(rows) if item.pk not in seen]
+        candidates += [item for item in candidates_of((sql, params)) if item.pk not in seen]
     missing = min(minimum, CANDIDATE_LIMIT) - len(candidates)
     if top_up and missing > 0:
         items = recallable(scope, now, memory_types, categories)

@@ -7,7 +7,7 @@ apps.memory.recall.vectors, which decides what to search for; this module says h
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 
@@ -16,7 +16,11 @@ from apps.memory.recall.candidates import RANKING_FIELDS, recallable_filters
 from apps.memory.recall.ranking import RRF_K
 from apps.memory.vectors import INDEXED_DIMENSIONS, SCOPE_INDEX_PREFIX, TABLE, vector_literal
 from apps.tenancy.models import Scope
-from memory_console.db import parse_timestamps_natively, planned_for_each_call
+from memory_console.db import (
+    PrecompiledQuery,
+    parse_timestamps_natively,
+    planned_for_each_call,
+)
 
 # Index candidates kept per step of the HNSW walk (pgvector's default is 40).
 HNSW_EF_SEARCH = 100
@@ -27,20 +31,63 @@ WALK_MIN_SHARE = 0.10
 # costs a few milliseconds (the 1,000-item bench scope: ~5 ms on CPU), and is exact where
 # a walk of a small graph full of duplicates may miss the nearest.
 EXACT_SCOPE_ROWS = 2_000
-# Decides walk or exact (prepare_search's rule), and whether the scope is small.
+
+
+# Decides walk or exact (prepare_search's rule), and whether the scope is small, for the
+# scope whose id is the column `scope_id` of the statement it is joined to (LATERAL);
+# its parameters are _search_shape_params' list. `sizes` is materialised: inlined, its
+# count of the scope's vectors ran once for each of the two conditions that read it. A
+# scope with an index of its own is walked whatever its size, so its vectors are not
+# counted (at 50,000 that count was 3-5 ms of every hybrid recall; branch hybrid2).
 _SEARCH_SHAPE_SQL = (
-    "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows FROM pg_class "  # noqa: S608
-    "WHERE oid = %(table)s::regclass), "
-    "sizes AS (SELECT total_rows, "
+    "WITH indexed AS (SELECT greatest(reltuples, 0)::float8 AS total_rows, "  # noqa: S608
+    "to_regclass(%s || granted.scope_id::text) IS NOT NULL AS own FROM pg_class "
+    "WHERE oid = %s::regclass), "
+    "sizes AS MATERIALIZED (SELECT total_rows, own, "
     f"(SELECT count(*) FROM (SELECT 1 FROM {TABLE} "
-    "WHERE scope_id = %(scope)s AND model = %(model)s AND dims = %(dims)s "
-    "LIMIT (SELECT greatest(ceil(%(share)s * total_rows), %(exact_rows)s) + 1 "
+    "WHERE scope_id = granted.scope_id AND model = %s AND dims = %s "
+    "LIMIT (SELECT CASE WHEN own THEN 0 ELSE greatest(ceil(%s * total_rows), %s) + 1 END "
     "FROM indexed)::bigint"
     ") AS counted) AS scope_rows FROM indexed) "
-    "SELECT to_regclass(%(own_index)s) IS NOT NULL "
-    "OR (scope_rows > %(exact_rows)s AND scope_rows >= %(share)s * total_rows), "
-    "scope_rows <= %(exact_rows)s FROM sizes"
+    "SELECT own OR (scope_rows > %s AND scope_rows >= %s * total_rows), "
+    "NOT own AND scope_rows <= %s FROM sizes"
 )
+
+
+def _with_search_shape(source: str) -> str:
+    """The rows of the statement `source` (a scope's id first), each followed by that
+    scope's search shape (walk, small): _search_shape_params after source's parameters."""
+    return (
+        f"SELECT granted.*, shape.* FROM ({source}) AS granted(scope_id) "  # noqa: S608
+        f"CROSS JOIN LATERAL ({_SEARCH_SHAPE_SQL}) AS shape"
+    )
+
+
+def _search_shape_params(*, model: str, dims: int) -> list[Any]:
+    return [
+        SCOPE_INDEX_PREFIX,
+        TABLE,
+        model,
+        dims,
+        WALK_MIN_SHARE,
+        EXACT_SCOPE_ROWS,
+        EXACT_SCOPE_ROWS,
+        WALK_MIN_SHARE,
+        EXACT_SCOPE_ROWS,
+    ]
+
+
+class SearchShape(NamedTuple):
+    """How a scope's vector search runs: walk the HNSW index, or rank exactly; `small`:
+    few enough vectors (EXACT_SCOPE_ROWS) to need no transaction or setting."""
+
+    walk: bool
+    small: bool
+
+
+# Other dimensions than INDEXED_DIMENSIONS are never walked; as before, ranked without
+# settings.
+_UNINDEXED = SearchShape(walk=False, small=True)
 
 
 _SEARCH_SETTINGS_SQL = (
@@ -61,7 +108,7 @@ def prepare_search(cursor, *, scope: Scope, model: str, dims: int, limit: int) -
     return walk
 
 
-def search_shape(cursor, *, scope: Scope, model: str, dims: int) -> tuple[bool, bool]:
+def search_shape(cursor, *, scope: Scope, model: str, dims: int) -> SearchShape:
     """Whether the statement walks the HNSW index, and whether the scope is small enough
     (EXACT_SCOPE_ROWS vectors at most, ranked exactly) to need no setting: one statement.
 
@@ -75,21 +122,34 @@ def search_shape(cursor, *, scope: Scope, model: str, dims: int) -> tuple[bool, 
     max(WALK_MIN_SHARE × table_rows, EXACT_SCOPE_ROWS) index entries.
     """
     if dims != INDEXED_DIMENSIONS:
-        return False, True  # never walked; as before, ranked without settings
+        return _UNINDEXED
     cursor.execute(
-        _SEARCH_SHAPE_SQL,
-        {
-            "table": TABLE,
-            "own_index": f"{SCOPE_INDEX_PREFIX}{int(scope.pk):d}",
-            "scope": scope.pk,
-            "model": model,
-            "dims": dims,
-            "share": WALK_MIN_SHARE,
-            "exact_rows": EXACT_SCOPE_ROWS,
-        },
+        _with_search_shape("SELECT %s::bigint"),
+        [scope.pk, *_search_shape_params(model=model, dims=dims)],
     )
-    walk, small = cursor.fetchone()
-    return bool(walk), bool(small)
+    _scope_id, walk, small = cursor.fetchone()
+    return SearchShape(walk=bool(walk), small=bool(small))
+
+
+def granted_scope_and_shape(
+    granted: PrecompiledQuery, values: dict[str, Any], *, model: str, dims: int
+) -> tuple[tuple | None, SearchShape | None]:
+    """The row of `granted` (a scope lookup through the grants, the scope's id first) for
+    these values, as its `first` gives it, and that scope's search shape for vectors of
+    `model` and `dims`, in one statement: recall makes the lookup on every call, and the
+    shape cost a round trip of its own. (None, None) when the lookup finds no scope."""
+    sql, params = granted.bound(**values)
+    if dims != INDEXED_DIMENSIONS:
+        return granted.first(**values), _UNINDEXED
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _with_search_shape(sql), [*params, *_search_shape_params(model=model, dims=dims)]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    *found, walk, small = row
+    return granted.loaded(found), SearchShape(walk=bool(walk), small=bool(small))
 
 
 def apply_search_settings(cursor, *, walk: bool) -> None:
@@ -164,6 +224,7 @@ def fused_query(
     walk: bool,
     lexical: Sequence[Any],
     keep: int,
+    lexical_statement: tuple[str, list[Any]] | None = None,
 ) -> tuple[str, list[Any]]:
     """`index_query`'s nearest rows fused with the lexical candidates (their ids, in their
     order) by reciprocal rank, as `fuse` orders them, the first `keep`: rows of
@@ -175,6 +236,10 @@ def fused_query(
     by their clamped cosine, equal ones in the order the search gave them (as Python's
     stable sort kept them), the score is 1/(k + rank) in double precision, vector term
     first, and equal scores keep the nearest first, then the lexical order.
+
+    Given `lexical_statement` (candidates.lexical_statement) instead of the ids, the
+    lexical candidates are found by it, inside this statement, and every row carries its
+    candidate's RANKING_FIELDS.
     """
     nearest_sql, params = index_query(
         scope=scope,
@@ -189,15 +254,31 @@ def fused_query(
     dims = len(vector)
     names = [connection.ops.quote_name(name) for name in RANKING_FIELDS]
     columns = ", ".join(f"n.{name}" for name in names)
+    if lexical_statement is None:
+        lexical_sql = (
+            "SELECT l.id, l.lexical_rank FROM unnest(%s::uuid[]) "
+            "WITH ORDINALITY AS l(id, lexical_rank)"
+        )
+        lexical_params: list[Any] = [list(lexical)]
+        kept = ", ".join(f"v.{name}" for name in names)
+    else:
+        # The statement's rows come ordered (its ORDER BY and LIMIT), as `arrival` above.
+        statement_sql, lexical_params = lexical_statement
+        lexical_sql = (
+            "SELECT found.*, row_number() OVER () AS lexical_rank "  # noqa: S608
+            f"FROM ({statement_sql}) AS found"
+        )
+        kept = ", ".join(
+            f"CASE WHEN v.id IS NULL THEN l.{name} ELSE v.{name} END" for name in names
+        )
     # Only numbers and the models' own names are interpolated.
     sql = (
         f"WITH nearest AS (SELECT {columns}, n.distance, row_number() OVER ("  # noqa: S608
         "ORDER BY greatest(-1.0, least(1.0, 1.0 - n.distance)) DESC, n.arrival"
         f") AS vector_rank FROM (SELECT *, row_number() OVER () AS arrival FROM {nearest_sql} "
         "AS found) AS n), "
-        "lexical AS (SELECT l.id, l.lexical_rank FROM unnest(%s::uuid[]) "
-        "WITH ORDINALITY AS l(id, lexical_rank)) "
-        f"SELECT {', '.join(f'v.{name}' for name in names)}, l.lexical_rank, coalesce(v.distance, "
+        f"lexical AS ({lexical_sql}) "
+        f"SELECT {kept}, l.lexical_rank, coalesce(v.distance, "
         f"(SELECT e.embedding <=> %s::vector FROM {TABLE} e WHERE e.item_id = l.id "
         f"AND e.scope_id = %s AND e.model = %s AND e.dims = {dims:d})) "
         "FROM nearest v FULL JOIN lexical l ON l.id = v.id "
@@ -205,19 +286,28 @@ def fused_query(
         f"+ coalesce(1.0::float8 / ({RRF_K:d} + l.lexical_rank), 0.0) DESC, "
         f"v.vector_rank NULLS LAST, l.lexical_rank LIMIT {int(keep):d}"
     )
-    return sql, [*params, list(lexical), vector_literal(vector), scope.pk, model]
+    return sql, [*params, *lexical_params, vector_literal(vector), scope.pk, model]
 
 
-def search_rows(scope: Scope, vector: Sequence[float], model: str, statement) -> list[tuple]:
+def search_rows(
+    scope: Scope,
+    vector: Sequence[float],
+    model: str,
+    statement,
+    shape: SearchShape | None = None,
+) -> list[tuple]:
     """The rows of the statement `statement(walk=…)` builds, planned for its values; a
     search that is not of a small scope runs under apply_search_settings' settings, in a
     transaction, and they are undone if a surrounding transaction would keep them.
 
     A small scope's search needs neither (a few thousand distances, no JIT, no walk):
-    two statements in all, where a transaction and settings cost three more."""
+    one statement, or two when the scope's `shape` is not given (looked up first), where
+    a transaction and settings cost three more."""
     with planned_for_each_call():
-        with connection.cursor() as cursor:
-            walk, small = search_shape(cursor, scope=scope, model=model, dims=len(vector))
+        if shape is None:
+            with connection.cursor() as cursor:
+                shape = search_shape(cursor, scope=scope, model=model, dims=len(vector))
+        walk, small = shape
         if small and not walk:
             return _fetch_all(statement(walk=walk))
         inside_transaction = connection.in_atomic_block

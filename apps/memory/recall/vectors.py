@@ -39,10 +39,16 @@ from apps.memory.recall.candidates import (
     RANKING_FIELDS,
     Candidate,
     candidates_from_rows,
+    candidates_of,
     recallable,
 )
 from apps.memory.recall.ranking import cosine_similarity, fuse
-from apps.memory.recall.vector_search import fused_query, index_query, search_rows
+from apps.memory.recall.vector_search import (
+    SearchShape,
+    fused_query,
+    index_query,
+    search_rows,
+)
 from apps.memory.vectors import (
     decode_embedding,
     vector_search_available,
@@ -93,6 +99,8 @@ def fused_candidates(
     categories: Sequence[int] = (),
     limit: int = VECTOR_LIMIT,
     keep: int = CANDIDATE_LIMIT,
+    shape: SearchShape | None = None,
+    lexical_statement: tuple[str, list[Any]] | None = None,
 ) -> list[tuple[Candidate, float | None]]:
     """The nearest items and the lexical candidates fused by reciprocal rank (`fuse`: the
     nearest first on equal scores), the first `keep`, each with its cosine similarity to
@@ -100,9 +108,15 @@ def fused_candidates(
 
     With pgvector the search, the lexical candidates' cosines and the fusion are one
     statement that returns only the candidates kept, so no candidate is looked up by key
-    in Python; without it, `nearest_items` and `fuse` give the same list.
+    in Python; without it, `nearest_items` and `fuse` give the same list. The scope's
+    search `shape`, when the caller has it (recall gets it with the scope), spares the
+    statement that finds it. Given `lexical_statement` (candidates.lexical_statement),
+    the lexical candidates are the rows it finds, in place of `lexical`: with pgvector it
+    runs inside the fused statement (one round trip for both lists).
     """
     vector = list(query_embedding)
+    if lexical_statement is not None and not vector_search_available():
+        lexical, lexical_statement = candidates_of(lexical_statement), None
     if vector_search_available():
         return _fused_in_index(
             scope,
@@ -114,6 +128,8 @@ def fused_candidates(
             limit,
             lexical,
             keep,
+            shape,
+            lexical_statement,
         )
     matches = nearest_items(
         scope=scope,
@@ -135,7 +151,9 @@ def _similarity(distance: float) -> float:
     return max(-1.0, min(1.0, 1.0 - distance))
 
 
-def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, lexical, keep):
+def _fused_in_index(
+    scope, now, vector, model, memory_types, categories, limit, lexical, keep, shape, statement_of
+):
     statement = partial(
         fused_query,
         scope=scope,
@@ -147,8 +165,14 @@ def _fused_in_index(scope, now, vector, model, memory_types, categories, limit, 
         limit=limit,
         lexical=[item.pk for item in lexical],
         keep=keep,
+        lexical_statement=statement_of,
     )
-    rows = search_rows(scope, vector, model, statement)
+    rows = search_rows(scope, vector, model, statement, shape)
+    if statement_of is not None:  # every row carries its candidate
+        return [
+            (candidate, None if row[-1] is None else _similarity(row[-1]))
+            for candidate, row in zip(candidates_from_rows(rows), rows, strict=True)
+        ]
     width = len(RANKING_FIELDS)
     found = iter(candidates_from_rows(row for row in rows if row[width] is None))
     return [

@@ -29,28 +29,40 @@ HELDOUT_V3_PATH = DATA / "detectors_heldout_v3" / "test.jsonl"
 # before and after one change, no tuning between), then used as validation for the
 # hand-written training data below and retired into training data (seventh session).
 HELDOUT_V4_PATH = DATA / "detectors_heldout_v4" / "test.jsonl"
+# Held-out set v5: written by two blind authors on 2026-12-01, measured four times in the
+# seventh session, then studied, used as validation for the second round of hand-written
+# training data and retired into training data (eighth session).
+HELDOUT_V5_PATH = DATA / "detectors_heldout_v5" / "test.jsonl"
 # The retired blind sets, by name: `--cross-validate` holds each out of training in turn.
 RETIRED_PATHS = {
     "v1": HELDOUT_V1_PATH,
     "v2": HELDOUT_V2_PATH,
     "v3": HELDOUT_V3_PATH,
     "v4": HELDOUT_V4_PATH,
+    "v5": HELDOUT_V5_PATH,
 }
 # Every development set: tuned and/or trained on, so never evidence of generalisation.
 DEV_PATHS = (DEV_PATH, *RETIRED_PATHS.values())
-# Training texts written one at a time by three authors from the threat description
-# (seventh session; bench/data/detectors_train/README.md): English, Chinese, and the kinds
-# the detectors missed most on blind data, each with look-alike benign twins.
+# Training texts written one at a time from the threat description
+# (bench/data/detectors_train/README.md): English, Chinese and the kinds the detectors
+# missed most on blind data (seventh session); a second round in English, in Chinese and
+# of long structured texts (eighth session).
 WRITTEN_PATHS = tuple(
-    DATA / "detectors_train" / f"written_{name}.jsonl" for name in ("en", "zh", "weak")
+    DATA / "detectors_train" / f"written_{name}.jsonl"
+    for name in ("en", "zh", "weak", "en2", "zh2", "long")
 )
 # A blind test set lives outside the repository until its first measurement (its author
-# never saw the rules, nobody tuning them reads it). Held-out set v5: written by two blind
-# authors on 2026-12-01, measured before and after the seventh session's retraining and
+# never saw the rules, nobody tuning them reads it). Held-out set v6: written by two blind
+# authors on 2026-12-01, measured before and after the eighth session's changes and
 # committed as the test set: never tune, train or look at it; when it has been tuned on,
-# retire it beside v1-v4 and write v6. The benchmark takes another set as `--test PATH`,
+# retire it beside v1-v5 and write v7. The benchmark takes another set as `--test PATH`,
 # the floor test from this environment variable.
-HELDOUT_V5_PATH = DATA / "detectors_heldout_v5" / "test.jsonl"
+HELDOUT_V6_PATH = DATA / "detectors_heldout_v6" / "test.jsonl"
+# Held-out set v7: memory entries as an agent stores them, written by two more blind authors
+# after the eighth session's detectors were frozen and measured once: a second test set.
+HELDOUT_V7_PATH = DATA / "detectors_heldout_v7" / "test.jsonl"
+# The blind test sets the floor test checks, by name.
+TEST_PATHS = {"v6": HELDOUT_V6_PATH, "v7": HELDOUT_V7_PATH}
 TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 # The channel a data set names for a text, as the API's `source_kind`: a person's own words
 # are an explicit statement; documents, e-mails and web pages are external content.

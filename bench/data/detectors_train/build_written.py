@@ -34,9 +34,9 @@ SOURCES = {
     "long": HERE / "written_long",  # round 2: longer structured texts, all languages
 }
 # The texts the learned layer trains on (training.TRAINING_PATHS), listed by hand so that
-# this script can never read a blind set (detectors_heldout_v5 or anything outside the
-# repository). v4 is left out: it was blind while these texts were written, so a text that
-# resembles one of its texts was not copied from it.
+# this script can never read a blind set (detectors_heldout_v6 or anything outside the
+# repository). v4 and v5 are left out: they were blind while these texts were written, so a
+# text that resembles one of theirs was not copied from it.
 TRAINING_FILES = (
     DATA / "injection_corpus.jsonl",
     DATA / "detectors_dev" / "dev.jsonl",

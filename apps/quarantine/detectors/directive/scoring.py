@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Protocol
 
 from apps.quarantine.detectors.directive.context import ContextCues, context_cues
 from apps.quarantine.detectors.directive.cues import (
@@ -88,7 +89,16 @@ def _self_only(cues: ContextCues, start: int, end: int) -> bool:
 
 
 Negated = Callable[[str, int], bool]
-Damping = Callable[[str, int, int], float]
+
+
+class Damping(Protocol):
+    """The factor for a cue at [start, end) in a discussion of attacks (rules.py)."""
+
+    def __call__(self, text: str, start: int, end: int, *, own_voice: bool = False) -> float:
+        """`own_voice`: the cue's sentence addresses the agent and binds it to a trigger."""
+        ...
+
+
 # Actions a negation before them turns into a policy ("never ask for a password").
 _NEGATABLE = frozenset(
     {
@@ -109,8 +119,8 @@ def analyse(
     """Directive, quoted-instruction and planted-fact findings of one normalised text.
 
     `negated(text, start)` says whether a negation governs the cue at `start` (a policy,
-    not a request); `damping(text, start, end)` returns the factor for a cue quoted in a
-    discussion of attacks (rules.py owns both, so the phrase rules and this pass agree).
+    not a request); `damping(text, start, end, own_voice=...)` returns the factor for a cue
+    in a discussion of attacks (rules.py owns both, so the phrase rules and this pass agree).
     """
     hits = _analyse_once(text, negated, damping)
     for variant in _variants(text):
@@ -302,7 +312,8 @@ def _analyse_once(
         if not asks and _PRIORITY not in found:  # a claim of priority is its own request
             score *= REPORTED_FACTOR  # a statement of what happened, not a request
         if damping is not None:
-            score *= damping(text, *first)
+            own_voice = bool(triggered and cues.first("address", *sentence_range(sentence, 0)))
+            score *= damping(text, *first, own_voice=own_voice)
         if score > best.score:
             parts = [" + ".join(found)]
             if addressed:

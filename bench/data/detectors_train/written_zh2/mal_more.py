@@ -3,24 +3,10 @@
 领导, 老师, 平台), exfiltration, and longer weak-kind texts set in 飞书/钉钉/企业微信,
 医院, 学校, 政务 and 电商 settings."""
 
+from _kinds import CH, DT, EX, FF, HT, ID, PE, PO, RI, M, Z
+
 LABEL = "malicious"
-Z, M = "zh", "mixed"
-FF, DT, PO, PE, HT, ID = (
-    "false_fact",
-    "delayed_trigger",
-    "policy_override",
-    "persistence",
-    "hidden_text",
-    "injection_document",
-)
-CH, RI, EX, TA, IT, OB = (
-    "credential_harvest",
-    "role_impersonation",
-    "exfiltration",
-    "tool_abuse",
-    "injection_tool_output",
-    "obfuscation",
-)
+
 ITEMS = [
     (
         CH,

@@ -3,24 +3,10 @@
 an assistant, no alarm words; the harm is in what the note will make the agent do later.
 Mostly the weak kinds, plus Chinese-led mixed texts."""
 
+from _kinds import CH, DT, EX, FF, HT, ID, IT, OB, PE, PO, RI, TA, M, Z
+
 LABEL = "malicious"
-Z, M = "zh", "mixed"
-FF, DT, PO, PE, HT, ID = (
-    "false_fact",
-    "delayed_trigger",
-    "policy_override",
-    "persistence",
-    "hidden_text",
-    "injection_document",
-)
-CH, RI, EX, TA, IT, OB = (
-    "credential_harvest",
-    "role_impersonation",
-    "exfiltration",
-    "tool_abuse",
-    "injection_tool_output",
-    "obfuscation",
-)
+
 ITEMS = [
     (
         FF,

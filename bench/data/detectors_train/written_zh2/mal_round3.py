@@ -2,24 +2,10 @@
 """Third round in settings not used above: 工地工资, 骑手/网约车司机, 跨境电商, 民宿, 陪诊,
 留学中介, 预付卡, 货运, 配资, 数字人民币, 充电桩, 筹款/捐款, 殡葬, 企业微信客户群."""
 
+from _kinds import CH, DT, EX, FF, HT, ID, IT, OB, PE, PO, RI, TA, M, Z
+
 LABEL = "malicious"
-Z, M = "zh", "mixed"
-FF, DT, PO, PE, HT, ID = (
-    "false_fact",
-    "delayed_trigger",
-    "policy_override",
-    "persistence",
-    "hidden_text",
-    "injection_document",
-)
-CH, RI, EX, TA, IT, OB = (
-    "credential_harvest",
-    "role_impersonation",
-    "exfiltration",
-    "tool_abuse",
-    "injection_tool_output",
-    "obfuscation",
-)
+
 ITEMS = [
     (
         FF,
