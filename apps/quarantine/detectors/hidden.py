@@ -23,12 +23,28 @@ from apps.quarantine.detectors.base import Finding, Span
 from apps.quarantine.detectors.literals import LiteralTable
 from apps.quarantine.detectors.normalise import NormalisedText
 from apps.quarantine.detectors.patterns import Category
+from apps.quarantine.detectors.prefixes import Prefiltered
 
 ScoreDecoded = Callable[[str], tuple[float, list[str]]]
 
 # No lookbehind: a greedy run always starts at a run boundary, and a leading lookbehind
 # would stop the regex engine's fast first-character scan.
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+# The same characters as bytes (1) among all others (0): a text without sixteen in a row
+# has no base64 run, found by a substring search instead of a regex attempt at every word.
+_BASE64_BYTES = bytes(
+    int(chr(code) in "+/_-" or (code < 128 and chr(code).isalnum())) for code in range(256)
+)
+_BASE64_RUN = b"\x01" * 16
+
+
+def _may_hold_base64(original: str) -> bool:
+    """False when `original` certainly has no run that _BASE64 matches."""
+    # Every character outside ASCII becomes one "?", outside the class like itself.
+    flags = original.encode("ascii", "replace").translate(_BASE64_BYTES)
+    return _BASE64_RUN in flags
+
+
 # Two expressions, not one alternation: each keeps the engine's fast first-character scan.
 _HEX_ESCAPES = re.compile(r"(?:\\x[0-9a-fA-F]{2}){6,}")
 _HEX_RUN = re.compile(r"[0-9a-fA-F]{20,}")
@@ -56,7 +72,7 @@ _SPELLING_CUES: LiteralTable[tuple[str, int, int]] = LiteralTable(
 _ASCII_RUN = re.compile(r"[ -~]{12,}")
 # A text that names its own encoding ("ROT13:", "read this backwards", 倒过来读) is decoded
 # from the name on, whatever words it holds.
-_ENCODING_NAMES = re.compile(r"rot-?\s?13|backwards|倒过来|倒着|反过来读")
+_ENCODING_NAMES = Prefiltered(re.compile(r"rot-?\s?13|backwards|倒过来|倒着|反过来读"), shared=True)
 
 
 def _rot13(text: str) -> str:
@@ -198,7 +214,7 @@ def encoded_segments(normalised: NormalisedText) -> Iterator[tuple[str, int, int
     """Yield (encoding, start, end, decoded text) over the original text."""
     original = normalised.original
     long_runs = False
-    for match in _BASE64.finditer(original):
+    for match in _BASE64.finditer(original) if _may_hold_base64(original) else ():
         long_runs = True
         decoded = _decode_base64(match.group())
         if decoded:

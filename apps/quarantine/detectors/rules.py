@@ -123,6 +123,19 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+# 1 for the ASCII word characters (_is_word), 0 for every other byte.
+_WORD_BYTES = bytes(int(_is_word(chr(code))) for code in range(128)) + bytes(128)
+
+
+def _inside_words(text: str) -> bytes | None:
+    """For an ASCII text, byte i is 1 when characters i - 1 and i are both word characters
+    (a match starting at i fails a leading \\b); None for other texts."""
+    if not text.isascii():
+        return None
+    flags = int.from_bytes(text.encode("ascii").translate(_WORD_BYTES), "little")
+    return (flags & (flags << 8)).to_bytes(len(text) + 1, "little")
+
+
 def _is_negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(text[max(0, start - 40) : start]))
 
@@ -234,6 +247,7 @@ def match_rules(
     starts = index.starts(text)  # where each rule's match can begin (see prefixes.py)
     chinese = has_ideographs(text)
     discussion: bool | None = None  # computed on the first match only: most texts have none
+    inside_words: bytes | None = None  # computed for the first rule with a leading \b
     hits: dict[str, _CategoryHit] = {}
     # Only rules with an offset where a match could begin, and those without prefixes.
     for number in sorted(index.unscreened.union(starts.by_pattern)):
@@ -249,12 +263,17 @@ def match_rules(
             # An offset inside a word is skipped below whether or not the pattern matches
             # there, so it is dropped before trying: "on" in "action", "at" in "that".
             # Both characters are word characters (_is_word) exactly when the pair with
-            # "_" read as a letter is alphanumeric.
-            offsets = [
-                offset
-                for offset in offsets
-                if not (offset and text[offset - 1 : offset + 1].replace("_", "a").isalnum())
-            ]
+            # "_" read as a letter is alphanumeric; an ASCII text has them in one table.
+            if inside_words is None:
+                inside_words = _inside_words(text) or b""
+            if inside_words:
+                offsets = [offset for offset in offsets if not inside_words[offset]]
+            else:
+                offsets = [
+                    offset
+                    for offset in offsets
+                    if not (offset and text[offset - 1 : offset + 1].replace("_", "a").isalnum())
+                ]
         position = 0
         while match := (
             next_match(rule.pattern, text, offsets, position)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 from functools import cache
 
-import ahocorasick
+from apps.quarantine.detectors.literals import automaton, find_all
 
 # ---------------------------------------------------------------------------------------
 # Context cues as literal phrases: one Aho-Corasick pass per text finds them all, then
@@ -88,20 +88,21 @@ _CONTEXT_PHRASES: dict[str, str] = {
 
 
 @cache
-def _context_automaton():
-    automaton = ahocorasick.Automaton()
+def _context_automaton() -> tuple[object, list[tuple[int, int, tuple[str, ...]]]]:
+    """The automaton of every context phrase and, per phrase (by index), its key's length,
+    the characters before the phrase in its key, and its families."""
     families: dict[str, list[str]] = {}
     for family, phrases in _CONTEXT_PHRASES.items():
         for phrase in phrases.split():
             families.setdefault(phrase.replace("_", " "), []).append(family)
+    keyed: dict[str, tuple[int, int, tuple[str, ...]]] = {}
     for phrase, names in families.items():
         # Short English words ("i", "me", "ai", "not") hide inside longer ones; keyed with
         # the space before them they are only found as words (the text is searched with a
         # space in front, so the first word counts too).
         key = " " + phrase if phrase.isascii() and len(phrase) <= 4 else phrase
-        automaton.add_word(key, (len(key), len(key) - len(phrase), tuple(names)))
-    automaton.make_automaton()
-    return automaton
+        keyed[key] = (len(key), len(key) - len(phrase), tuple(names))
+    return automaton(list(keyed)), list(keyed.values())
 
 
 _last_cues: list = [None, None]
@@ -133,7 +134,12 @@ class ContextCues:
         if low >= high or any(start <= low and high <= end for start, end in self.covered):
             return
         text, length, known = self.text, len(self.text), self.known
-        for last, (size, skip, names) in _context_automaton().iter(self.padded, low, high + 1):
+        searcher, keys = _context_automaton()
+        # The keys inside padded[low : high + 1]: one ending at `stop` there ends at
+        # low + stop - 1 in `padded`, whose offset i is offset i - 1 of `text`.
+        for key, _, stop in find_all(searcher, self.padded[low : high + 1]):  # type: ignore[arg-type]
+            size, skip, names = keys[key]
+            last = low + stop - 1  # the key's last character in `padded`
             start, end = last - size + skip, last  # offsets in `text`
             if start < low:
                 continue

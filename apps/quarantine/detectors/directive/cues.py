@@ -306,10 +306,12 @@ _DISSEMINATE = Bilingual(
     r"|告知|告诉|一律|所有用户|所有客户|所有货款|用户询问|有人问|有人询问|咨询的用户|请记住|按此|按照此"
 )
 # Phone and account numbers (IBANs too), links, e-mail addresses, wallets, domains. Every
-# alternative starts with a literal or a digit, so the engine scans for it quickly.
+# alternative starts with a literal or a digit, so the engine scans for it quickly (the
+# number spelled twice, with its "+" and without: an optional first character would stop
+# that scan; "\+?\d…" matched the same).
 _VALUE = re.compile(
-    r"\+?\d[\d\s().-]{6,}\d|https?://|www\.|@[\w-]+\.[a-z]{2,}|bc1[a-z0-9]{20,}"
-    r"|\.(?:example|com|net|org|io|cn)\b"
+    r"\+\d[\d\s().-]{6,}\d|\d[\d\s().-]{6,}\d|https?://|www\.|@[\w-]+\.[a-z]{2,}"
+    r"|bc1[a-z0-9]{20,}|\.(?:example|com|net|org|io|cn)\b"
 )
 
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
