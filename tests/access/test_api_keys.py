@@ -100,6 +100,17 @@ def test_last_used_is_written_at_most_once_a_minute(tenant_a, monkeypatch):
     assert AgentAPIKey.objects.get(pk=key.pk).last_used_at > first
 
 
+def tea_memory() -> dict:
+    """A remember request body for tenant-a's user u_1."""
+    return {
+        "tenant": "tenant-a",
+        "scope": "user:u_1",
+        "memory_type": "semantic",
+        "content": {"text": "likes tea"},
+        "source": "test",
+    }
+
+
 def past_the_bound(monkeypatch) -> None:
     """Move the kept keys' clock past KEY_CACHE_SECONDS (apps.access.known_keys)."""
     later = time.monotonic() + known_keys.KEY_CACHE_SECONDS
@@ -158,13 +169,7 @@ def test_what_one_request_learns_about_its_agent_does_not_reach_the_next(tenant_
     requests is seen by the second, as without the kept row."""
     _, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
     client = agent_client(plaintext)
-    body = {
-        "tenant": "tenant-a",
-        "scope": "user:u_1",
-        "memory_type": "semantic",
-        "content": {"text": "likes tea"},
-        "source": "test",
-    }
+    body = tea_memory()
     assert client.post(LIST_URL, body, format="json").status_code == 201
     TenantUserObjectPermission.objects.filter(user__username="agent-x").delete()
     body["content"] = {"text": "likes coffee"}
@@ -174,13 +179,7 @@ def test_what_one_request_learns_about_its_agent_does_not_reach_the_next(tenant_
 def test_agent_key_acts_as_its_service_account(tenant_a, tenant_b):
     key, plaintext = create_api_key(username="agent-x", tenant=tenant_a, actor="ops")
     client = agent_client(plaintext)
-    body = {
-        "tenant": "tenant-a",
-        "scope": "user:u_1",
-        "memory_type": "semantic",
-        "content": {"text": "likes tea"},
-        "source": "test",
-    }
+    body = tea_memory()
     created = client.post(LIST_URL, body, format="json")
     assert created.status_code == 201
     event = AuditEvent.objects.filter(action=Action.MEMORY_CREATED).get()

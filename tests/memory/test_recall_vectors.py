@@ -216,6 +216,19 @@ def _plan_of_vector_statement(scope, *, limit, fused_with=None, lexical_query=No
     return walk, plan
 
 
+def scopes_walked_and_exact(scope_a, tenant_a, monkeypatch):
+    """150 vectors in scope_a and in another scope (each past WALK_MIN_SHARE of the table:
+    walked) and 10 in a small scope (ranked exactly: EXACT_SCOPE_ROWS set to 100); returns
+    the small scope."""
+    monkeypatch.setattr(vector_search, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
+    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
+    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
+    for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
+        for n in range(count):
+            remember(scope, f"The user mentioned topic {n} in {scope.external_id}")
+    return small_scope
+
+
 def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     postgres_only, operator_a, scope_a, tenant_a, monkeypatch
 ):
@@ -224,12 +237,7 @@ def test_a_large_scope_walks_the_hnsw_index_and_a_small_one_is_ranked_exactly(
     same, and a scope too small for the walk to find its neighbours is ranked exactly."""
     if not vector_search_available():
         pytest.skip("the pgvector extension is not installed on this database server")
-    monkeypatch.setattr(vector_search, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
-    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
-    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
-    for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
-        for n in range(count):
-            remember(scope, f"The user mentioned topic {n} in {scope.external_id}")
+    small_scope = scopes_walked_and_exact(scope_a, tenant_a, monkeypatch)
     address = remember(scope_a, ANSWER, vector=embed(QUESTION))
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {TABLE}")  # the rule reads the table's size from the catalog
@@ -269,12 +277,7 @@ def test_the_scope_comes_with_its_search_shape_in_one_statement_as_the_rule_deci
     outside the caller's grant is not found, shape or not."""
     if not vector_search_available():
         pytest.skip("the pgvector extension is not installed on this database server")
-    monkeypatch.setattr(vector_search, "EXACT_SCOPE_ROWS", 100)  # not 2,000 rows here
-    small_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_small")
-    other_scope = ScopeFactory(tenant=tenant_a, kind="user", external_id="u_other")
-    for scope, count in ((scope_a, 150), (other_scope, 150), (small_scope, 10)):
-        for n in range(count):
-            remember(scope, f"The user mentioned topic {n} in {scope.external_id}")
+    small_scope = scopes_walked_and_exact(scope_a, tenant_a, monkeypatch)
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {TABLE}")  # the rule reads the table's size from the catalog
     expected = {
