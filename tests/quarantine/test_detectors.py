@@ -48,7 +48,7 @@ def test_assessment_exposes_reasons_detectors_and_spans_into_the_original_text()
     assert isinstance(assessment, Assessment)
     assert all(isinstance(finding, Finding) for finding in assessment.findings)
     assert is_suspicious(assessment)
-    assert assessment.reasons() and assessment.detectors()[0] == "rules"
+    assert assessment.reasons() and "rules" in assessment.detectors()
     assert all(isinstance(span, Span) for span in assessment.spans())
     highlighted = [text[span.start : span.end] for span in assessment.spans()]
     assert "ignore all previous instructions" in highlighted

@@ -83,11 +83,16 @@ def _reversed(text: str) -> str:
     return text[::-1]
 
 
-def _named_encodings(folded: str) -> Iterator[tuple[str, int]]:
-    """(encoding, offset after its name) for the first encoding a text names."""
+# The spellings undone when a cue or the text itself names them.
+_DECODERS = {"rot13": _rot13, "reversed": _reversed}
+
+
+def _named_encoding(folded: str) -> tuple[str, int] | None:
+    """(encoding, offset after its name) for the first encoding a text names, if any."""
     match = _ENCODING_NAMES.search(folded)
-    if match:
-        yield ("rot13" if "13" in match.group() else "reversed"), match.end()
+    if match is None:
+        return None
+    return ("rot13" if "13" in match.group() else "reversed"), match.end()
 
 
 _TAG_RUN = re.compile(r"[\U000e0020-\U000e007e]{4,}")
@@ -252,16 +257,17 @@ def encoded_segments(normalised: NormalisedText) -> Iterator[tuple[str, int, int
     for start, end, joined in _spaced_out(original):
         yield "spaced-out", start, end, joined
     folded = normalised.text
-    for encoding, start in _named_encodings(folded):
-        decode = _rot13 if encoding == "rot13" else _reversed
+    named = _named_encoding(folded)
+    if named is not None:
+        encoding, start = named
         begin, end = normalised.to_original(start, len(folded))
-        yield encoding, begin, end, decode(folded[start:])
+        yield encoding, begin, end, _DECODERS[encoding](folded[start:])
     # Per encoding, the first occurrence of the first cue of its list that occurs.
     first_cue: dict[str, tuple[int, int]] = {}
     for (encoding, rank, length), ends in _SPELLING_CUES.occurrences(folded):
         found = (rank, ends[0] - length + 1)
         first_cue[encoding] = min(first_cue.get(encoding, found), found)
-    for encoding, decode in (("rot13", _rot13), ("reversed", _reversed)):
+    for encoding, decode in _DECODERS.items():
         if encoding not in first_cue:
             continue
         cue = first_cue[encoding][1]

@@ -305,9 +305,9 @@ class LearnedDetector:
             findings = [*findings, *self._payload_findings(normalised, findings)]
         if probability < damp_below and findings:
             # Outside a report, evidence in a payload the model did not read stands.
-            kept = [f for f in findings if f.hidden_from_model and not reported]
-            weak = [f for f in findings if not (f.hidden_from_model and not reported)]
-            return [*damped(weak, probability, unless, factor), *kept] if weak else kept
+            kept = [] if reported else [f for f in findings if f.hidden_from_model]
+            weak = findings if reported else [f for f in findings if not f.hidden_from_model]
+            return [*damped(weak, probability, unless, factor), *kept]
         if probability < emit_at:
             return findings
         top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts
