@@ -34,7 +34,9 @@ _HIDDEN_REGION = re.compile(
 _CHAT_TEMPLATE = re.compile(
     r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|>|"
     r"\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction|developer)|"
-    r"\[(?:system|developer|admin)(?: message| note| notice)?\]|【系统(?:消息|通知|提示)】"
+    # A [system] followed by `key = value` is an INI/TOML section header, not a role marker.
+    r"\[(?:system|developer|admin)(?: message| note| notice)?\](?!\s*[\w.-]+\s*=)"
+    r"|【系统(?:消息|通知|提示)】"
 )
 
 
@@ -138,8 +140,9 @@ _ACTIONS: tuple[ActionCue, ...] = (
     _action(_MONEY, 0.45, "approve accept handling_fee deposit",
             r"\b(?:approve|accept) (?:every|all|each|any) (?:refund|payment|invoice|request)"
             r"|\bhandling fee|\bdeposit\b[^.!?\n]{0,20}\bfirst"),
+    # 已转入 / 已支付至 / 已退款: a receipt or notice reports a payment made, asks for none.
     _action(_MONEY, 0.45, "退款 转账 汇款 付款 打款 转入 支付 押金 加赠 先付 先交",
-            r"(?:退款|转账|汇款|付款|打款|转入|支付)" + _ZH_GAP % 20
+            r"(?<!已)(?<!已经)(?:退款|转账|汇款|付款|打款|转入|支付)" + _ZH_GAP % 20
             + r"(?:账户|账号|支付宝|微信|元|"
             r""
             r"全额|再加|加赠)|先(?:付|支付|交)" + _ZH_GAP % 8 + r"(?:押金|运费|费用|定金)|押金|"

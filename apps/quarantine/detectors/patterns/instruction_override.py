@@ -31,7 +31,9 @@ RULES: tuple[Rule, ...] = (
           "forget",
           r"\bforget\s+(?:about\s+)?(?:everything|all|anything|what(?:ever)?)\s+(?:that\s+)?"
           r"(?:you(?:'ve| have| were| had)?\s+(?:been\s+)?(?:were\s+)?(?:told|taught|learned|"
-          r"know|instructed|given)|(?:written |said |stated )?(?:above|before|prior|previously|"
+          # "forget everything you know about brisket" is an idiom; about its rules, an attack
+          r"know(?!\s+about\s+(?!(?:your|the|its|my|our)\s+(?:rules|instructions|guidelines"
+          r"|prompt|polic|restrictions|safety|limits)))|instructed|given)|(?:written |said |stated )?(?:above|before|prior|previously|"
           r"so far|until now))"),
     rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to ignore everything above",
           "ignor disregard",

@@ -37,7 +37,7 @@ RULES: tuple[Rule, ...] = (
           "[ 【 << <| ##",
           r"[\[【]\s*/?\s*(?:system|sys|admin|developer|inst|system message|系统|管理员|开发者"
           r"|系统消息)"
-          r"\s*[\]】]|<<\s*/?\s*sys\s*>>|"
+          r"\s*[\]】](?!\s*[\w.-]+\s*=)|<<\s*/?\s*sys\s*>>|"
           r"<\|\s*(?:im_start|im_end|system|endoftext|eot_id|start_header_id|end_header_id|user|"
           r"assistant)\s*\|?>|#{2,}\s*(?:system|instruction|new instructions)\b"),
     rule(C.ROLE_IMPERSONATION, 0.7, "Fakes the end of the data or user block",
