@@ -33,8 +33,8 @@ RULES: tuple[Rule, ...] = (
           r"(?:you(?:'ve| have| were| had)?\s+(?:been\s+)?(?:were\s+)?(?:told|taught|learned|"
           # "forget everything you know about brisket" is an idiom; about its rules, an attack
           r"know(?!\s+about\s+(?!(?:your|the|its|my|our)\s+(?:rules|instructions|guidelines"
-          r"|prompt|polic|restrictions|safety|limits)))|instructed|given)|(?:written |said |stated )?(?:above|before|prior|previously|"
-          r"so far|until now))"),
+          r"|prompt|polic|restrictions|safety|limits)))|instructed|given)"
+          r"|(?:written |said |stated )?(?:above|before|prior|previously|so far|until now))"),
     rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to ignore everything above",
           "ignor disregard",
           r"\b(?:ignore|disregard)\s+(?:everything|anything|all|whatever)\s+(?:that\s+)?"
