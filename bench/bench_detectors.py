@@ -16,8 +16,9 @@ Sets (docs/bench/detectors.md):
   since; every dev figure is also printed per source;
 - `test` — `--test PATH` (default: the last blind set named in quality.TEST_PATHS, committed
   after its measurement; none between a set's retirement and the next): a blind set written
-  without sight of the rules (a JSON-lines file, or a directory of them). Never tuned or trained on: only aggregate figures are
-  printed for it, and `--verbose` never lists its texts.
+  without sight of the rules (a JSON-lines file, or a directory of them). Never tuned or
+  trained on: only aggregate figures are printed for it, and `--verbose` never lists its
+  texts.
 
 `--cross-validate` estimates generalisation inside the dev data: for each retired held-out
 set it trains the learned layer without that set (in memory, same recipe) and measures the

@@ -318,7 +318,8 @@ _OFFICIAL = (
 _DISPLACED = Bilingual(
     r"\b(?:not|instead of|rather than|never use|don't use|do not use|ignore)\s+(?:the\s+)?"
     r"(?:one|number|line|site|website|app|link|address|account|portal|channel|hotline)s?\s+"
-    r"(?:on|printed|listed|in|from|at|shown)\s+(?:the\s+)?" + _OFFICIAL
+    r"(?:on|printed|listed|in|from|at|shown)\s+(?:the\s+)?"
+    + _OFFICIAL
     + r"|\bnot the (?:main|official|usual) (?:app|site|website|number|line|hotline|channel"
     r"|account)"
     r"|\b(?:the\s+)?(?:one|number|line|site|website|app|link|address|account)s?\s+(?:printed"
