@@ -43,8 +43,6 @@ def test_sealed_content_is_exported_unsealed_beside_plain_items(tenant_a):
 
     records = _item_records(package_bytes(tenant_a))
 
-    assert records[str(sealed.pk)]["content"] == {
-        "text": "card 4111 1111 1111 1111, ends \\ here"
-    }
+    assert records[str(sealed.pk)]["content"] == {"text": "card 4111 1111 1111 1111, ends \\ here"}
     assert records[str(plain.pk)]["content"] == {"text": "Prefers tea."}
     assert len(records) == 2

@@ -3,9 +3,9 @@
 The counts in the header and the rows after it come from one read-only REPEATABLE READ
 transaction, so they agree even while agents keep writing. On PostgreSQL the database
 renders each item's JSON line itself (json_build_object) and streams them with COPY,
-which is what lets export keep ahead of 30,000 items/s (bench/bench_snapshots.py). Sealed content (encrypt policy) is unsealed into
-the package, which is itself encrypted; the target's policy seals it again on restore.
-Embeddings are never exported.
+which is what lets export keep ahead of 30,000 items/s (bench/bench_snapshots.py).
+Sealed content (encrypt policy) is unsealed into the package, which is itself encrypted;
+the target's policy seals it again on restore. Embeddings are never exported.
 """
 
 import json
