@@ -266,17 +266,14 @@ _DUPLICATE_OF_EXISTING = f"""
         AND m.key = {_S}.key AND m.memory_type = {_S}.memory_type
         AND m.category = {_S}.category)
 """  # noqa: S608 - table names only
-# Groups of equal rows found by hashing (a window over every staged row sorted them all,
-# 1.3 s of the server's time at 100,000 items for the few duplicates a package holds).
 _DUPLICATE_IN_PACKAGE = f"""
-    UPDATE {_S} SET outcome = 'duplicate' FROM (
-        SELECT scope_no, content_hash, key, memory_type, category, min(seq) AS first_seq
-        FROM {_S} WHERE outcome = 'new'
-        GROUP BY scope_no, content_hash, key, memory_type, category HAVING count(*) > 1) twin
-    WHERE {_S}.outcome = 'new' AND {_S}.scope_no = twin.scope_no
-    AND {_S}.content_hash = twin.content_hash AND {_S}.key = twin.key
-    AND {_S}.memory_type = twin.memory_type AND {_S}.category = twin.category
-    AND {_S}.seq > twin.first_seq
+    UPDATE {_S} SET outcome = 'duplicate' WHERE outcome = 'new' AND seq IN (
+        SELECT seq FROM (
+            SELECT seq, ROW_NUMBER() OVER (
+                PARTITION BY scope_no, content_hash, key, memory_type, category ORDER BY seq
+            ) AS n
+            FROM {_S} WHERE outcome = 'new') ranked
+        WHERE n > 1)
 """  # noqa: S608
 _CONFLICTING = f"""
     UPDATE {_S} SET outcome = 'conflict' WHERE outcome = 'new' AND status = %s AND key <> ''
