@@ -26,11 +26,14 @@ from apps.quarantine.detectors.quality import (
 )
 
 # The blind sets' floors, just under their first measurement, by the name TEST_PATHS gives
-# the set: {lang: (min recall, max false-positive rate)}, e.g. for v8
-#     "v8": {"all": (…, …), "en": (…, …), "zh": (…, …)},
+# the set: {lang: (min recall, max false-positive rate)}. v8 measured on 2026-12-03 with the
+# ninth session's frozen detectors (bench/data/detectors_heldout_v8/README.md): all 0.890 /
+# 0.062, en 0.883 / 0.054, zh 0.884 / 0.079.
 # Never raise these above a measurement, and a set that has been tuned on is no longer a test
 # set (retire it below).
-TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {}
+TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {
+    "v8": {"all": (0.88, 0.07), "en": (0.87, 0.06), "zh": (0.87, 0.085)},
+}
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
 # guard against regressions, not generalisation.
