@@ -135,7 +135,8 @@ RULES: tuple[Rule, ...] = (
           r"\b(?:takes?|has|have|gets?|given) (?:priority|precedence) over (?:what )?(?:the |a )?"
           r"(?:user|customer|account holder|owner)(?:'s)?\b"),
     rule(C.MEMORY_PRIORITY, 0.55, "声称效力高于用户本人",
-          "高于 大于 优先于 凌驾于 为准 / 用户 客户 业主 本人 本站 本文件 本通知 本条 此条 平台 商家",
+          "高于 大于 优先于 凌驾于 为准 / "
+          "用户 客户 业主 本人 本站 本文件 本通知 本条 此条 平台 商家",
           r"(?:效力|优先级|权限|优先)(?:都|均)?(?:高于|大于|优先于|凌驾于)(?:用户|客户|业主|本人)"
           r"|以(?:本站|本文件|本通知|本条|此条|平台|商家)为准"),
 )  # fmt: skip
