@@ -4,6 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1:8000
+# `make test` spreads the test files over this many processes (pytest-xdist), each with its
+# own test database; `auto` is one per CPU.
+TEST_WORKERS ?= auto
 
 # The development targets run with DEBUG on (fixed dev keys); production sets DEBUG=false
 # with real keys and uses `make worker` / `make beat` under its own environment.
@@ -49,7 +52,7 @@ test: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 typecheck: install-dev
 	$(VENV)/bin/mypy
