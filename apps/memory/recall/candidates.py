@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.models import Q
 
 from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.recall.lexemes import LEXEMES_COLUMN, lexeme_index_available, lexeme_query
 from apps.memory.recall.query import QueryTerm, cjk_bigram_patterns, sql_patterns
 from apps.tenancy.models import Scope
 from memory_console.db import parse_timestamps_natively, planned_for_each_call
@@ -130,11 +131,21 @@ def _lexical_candidates_sql(
     )
     term_hits = " + ".join(f"(CASE WHEN {match} THEN 1 ELSE 0 END)" for match in matches)
     table = connection.ops.quote_name(MemoryItem._meta.db_table)
+    order = "ORDER BY term_hits DESC, importance DESC, last_access_at DESC"
+    if postgres and lexeme_index_available():
+        # The index finds the scope's matches and ranks them: only the best are read.
+        query = lexeme_query(scope.pk, patterns)
+        sql = (
+            f"SELECT * FROM (SELECT {columns}, {term_hits} AS term_hits FROM {table} "  # noqa: S608
+            f"WHERE {' AND '.join(filters)} AND {LEXEMES_COLUMN} @@ %s::tsquery "
+            f"ORDER BY {LEXEMES_COLUMN} <=> %s::tsquery LIMIT {CANDIDATE_LIMIT:d}) AS ranked "
+            f"{order}"
+        )
+        return sql, [*match_params, *params, query, query]
     sql = (
         f"SELECT * FROM (SELECT {columns}, {term_hits} AS term_hits FROM {table} "  # noqa: S608
         f"WHERE {' AND '.join(filters)} AND ({' OR '.join(matches)}) "
-        f"LIMIT {SCAN_LIMIT:d}) AS scanned "
-        f"ORDER BY term_hits DESC, importance DESC, last_access_at DESC LIMIT {CANDIDATE_LIMIT:d}"
+        f"LIMIT {SCAN_LIMIT:d}) AS scanned {order} LIMIT {CANDIDATE_LIMIT:d}"
     )
     return sql, [*match_params, *params, *match_params]
 
