@@ -96,6 +96,14 @@ def test_an_item_leaving_the_active_status_leaves_the_index(operator_a, scope_a,
     assert recall(operator_a, scope_a, "Lyon") == []
 
 
+def test_an_edited_text_is_found_by_its_new_words_only(operator_a, scope_a, lexical_path):
+    item = remember(scope_a, "The user lives in Lyon")
+    item.text = "The user lives in Nantes"
+    item.save()
+    assert recall(operator_a, scope_a, "Lyon") == []
+    assert texts(recall(operator_a, scope_a, "Nantes")) == ["The user lives in Nantes"]
+
+
 def test_quotes_and_backslashes_in_a_query_are_only_text(operator_a, scope_a, lexical_path):
     remember(scope_a, "O'Brien's order: tea")
     assert texts(recall(operator_a, scope_a, "o'brien \\ ' & | ! :*")) == ["O'Brien's order: tea"]

@@ -1,16 +1,17 @@
 """Recall's lexeme index (apps.memory.recall.lexemes): each item's scope-qualified lexemes in
-a generated column, `recall_lexemes`, and a RUM index of the active items' — created only
-where the `rum` extension is available (Debian: postgresql-15-rum; .ci/run installs it).
+the column `recall_lexemes`, kept by triggers, and a RUM index of the active items' —
+created only where the `rum` extension is available (Debian: postgresql-15-rum; .ci/run
+installs it).
 
 Why outside Django's model state, as the vector table (0013): a tsvector column that needs
-an extension's index would tie every database to it. PostgreSQL computes the column on
-every write, whatever writes (the ORM, COPY, a restore); the model never reads it.
+an extension's index would tie every database to it. The triggers fill it whatever writes
+(the ORM, COPY, a restore); the model never reads it.
 
 Where the extension is missing this migration does nothing and recall keeps the trigram
 path (migration 0002). Once it is installed later,
 `manage.py migrate memory 0013 && manage.py migrate memory` adds the column and the index
-(minutes on a large table: adding the column rewrites it, and writes wait). The reverse
-drops them (the extension stays: other objects may use it).
+(minutes on a large table: filling the column rewrites every row, and writes wait). The
+reverse drops them (the extension stays: other objects may use it).
 
 `memory_recall_lexemes(scope, text)`: the NFKC-normalised, lower-cased text's Latin words
 (apps.memory.recall.query's letters and digits; anything else separates) and the one-,
@@ -41,10 +42,21 @@ FROM (SELECT lower(normalize(body, NFKC)) AS folded) AS normalised,
         ), ''))) AS word
 $fn$
 """  # noqa: S608
-ADD_COLUMN = (
-    "ALTER TABLE memory_memoryitem ADD COLUMN IF NOT EXISTS recall_lexemes tsvector "
-    "GENERATED ALWAYS AS (memory_recall_lexemes(scope_id, text)) STORED"
-)
+# A column kept by triggers rather than a generated one: PostgreSQL 15 recomputes a
+# generated column on every UPDATE of the row (a recall's access recording, feedback, decay),
+# these only when the text or the scope changes. COPY fires them too.
+ADD_COLUMN = """
+ALTER TABLE memory_memoryitem ADD COLUMN IF NOT EXISTS recall_lexemes tsvector;
+CREATE OR REPLACE FUNCTION memory_recall_lexemes_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN NEW.recall_lexemes := memory_recall_lexemes(NEW.scope_id, NEW.text); RETURN NEW; END $$;
+CREATE OR REPLACE TRIGGER memory_recall_lexemes_on_insert BEFORE INSERT ON memory_memoryitem
+    FOR EACH ROW EXECUTE FUNCTION memory_recall_lexemes_follow();
+CREATE OR REPLACE TRIGGER memory_recall_lexemes_on_update BEFORE UPDATE OF text, scope_id
+    ON memory_memoryitem FOR EACH ROW
+    WHEN (OLD.text IS DISTINCT FROM NEW.text OR OLD.scope_id IS DISTINCT FROM NEW.scope_id)
+    EXECUTE FUNCTION memory_recall_lexemes_follow();
+"""
+BACKFILL = "UPDATE memory_memoryitem SET recall_lexemes = memory_recall_lexemes(scope_id, text)"
 CREATE_INDEX = (
     "CREATE INDEX IF NOT EXISTS memory_memoryitem_recall_lexemes ON memory_memoryitem "
     "USING rum (recall_lexemes rum_tsvector_ops) WHERE status = 'active'"
@@ -67,6 +79,7 @@ def _create_lexeme_index(apps, schema_editor):
             return
         cursor.execute(CREATE_FUNCTION)
         cursor.execute(ADD_COLUMN)
+        cursor.execute(BACKFILL)
         cursor.execute("SELECT set_config('maintenance_work_mem', %s, true)", [INDEX_BUILD_MEMORY])
         cursor.execute(CREATE_INDEX)
 
@@ -75,7 +88,10 @@ def _drop_lexeme_index(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(
             "DROP INDEX IF EXISTS memory_memoryitem_recall_lexemes; "
+            "DROP TRIGGER IF EXISTS memory_recall_lexemes_on_insert ON memory_memoryitem; "
+            "DROP TRIGGER IF EXISTS memory_recall_lexemes_on_update ON memory_memoryitem; "
             "ALTER TABLE memory_memoryitem DROP COLUMN IF EXISTS recall_lexemes; "
+            "DROP FUNCTION IF EXISTS memory_recall_lexemes_follow(); "
             "DROP FUNCTION IF EXISTS memory_recall_lexemes(bigint, text)"
         )
 
