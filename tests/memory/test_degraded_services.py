@@ -119,8 +119,9 @@ def timed_recalls(recall, client, count: int) -> list[float]:
     return durations
 
 
-def p95(durations: list[float]) -> float:
-    return statistics.quantiles(durations, n=20)[-1]
+def typical(durations: list[float]) -> float:
+    """The median: a reconnect paid on every call moves it; one scheduler stall does not."""
+    return statistics.median(durations)
 
 
 def forget_broker_connections() -> None:
@@ -156,7 +157,7 @@ def test_recall_answers_at_normal_speed_with_the_broker_stopped_and_loses_no_acc
     assert "broker unreachable" in caplog.text
     assert PendingAccess.objects.count() == 20  # kept, not lost
     # "Normal speed": the first call pays one short connection attempt, the rest none.
-    assert p95(without_broker) <= max(2 * p95(with_broker), p95(with_broker) + 0.05)
+    assert typical(without_broker) <= max(2 * typical(with_broker), typical(with_broker) + 0.05)
     assert max(without_broker) < 1.5
 
     before = sum(MemoryItem.objects.values_list("access_count", flat=True))
