@@ -11,13 +11,14 @@ on one core).
 Sets (docs/bench/detectors.md):
 - `corpus` — bench/data/injection_corpus.jsonl, the project's own corpus (tuned on);
 - `dev` — bench/data/detectors_dev/dev.jsonl, written for issue 17 to tune on, plus the
-  retired held-out sets v1 (bench/data/detectors_heldout/) to v5
-  (bench/data/detectors_heldout_v5/), each measured blind and tuned and/or trained on
+  retired held-out sets v1 (bench/data/detectors_heldout/) to v7
+  (bench/data/detectors_heldout_v7/), each measured blind and tuned and/or trained on
   since; every dev figure is also printed per source;
-- `test` — `--test PATH` (default: blind set v6, bench/data/detectors_heldout_v6/, committed
-  after its measurement): a blind set written without sight of the rules (a JSON-lines
-  file, or a directory of them). Never tuned or trained on: only aggregate figures are
-  printed for it, and `--verbose` never lists its texts.
+- `test` — `--test PATH` (default: the last blind set named in quality.TEST_PATHS, committed
+  after its measurement; none between a set's retirement and the next): a blind set written
+  without sight of the rules (a JSON-lines file, or a directory of them). Never tuned or
+  trained on: only aggregate figures are printed for it, and `--verbose` never lists its
+  texts.
 
 `--cross-validate` estimates generalisation inside the dev data: for each retired held-out
 set it trains the learned layer without that set (in memory, same recipe) and measures the
@@ -66,8 +67,8 @@ from apps.quarantine.detectors import assess, is_suspicious  # noqa: E402
 from apps.quarantine.detectors.quality import (  # noqa: E402
     CORPUS_PATH,
     DEV_PATHS,
-    HELDOUT_V6_PATH,
     RETIRED_PATHS,
+    TEST_PATHS,
     load_corpus,
 )
 
@@ -436,7 +437,7 @@ def main() -> None:
     parser.add_argument(
         "--test",
         type=Path,
-        default=HELDOUT_V6_PATH,
+        default=next(reversed(TEST_PATHS.values()), None),
         help="blind test set: a JSON-lines file or a directory of them (aggregates only)",
     )
     parser.add_argument(
@@ -472,9 +473,10 @@ def main() -> None:
         return
     sets = set(args.sets.split(","))
     dev = [row for path in DEV_PATHS for row in load_corpus(path)] if "dev" in sets else []
-    test = blind_rows(args.test) if args.test and "test" in sets else []
+    blind = args.test if args.test and args.test.exists() else None
+    test = blind_rows(blind) if blind and "test" in sets else []
     if "test" in sets and not test:
-        print("\n(no blind test set: pass --test PATH)")
+        print(f"\n(no blind test set{f' at {args.test}' if args.test else ''}: pass --test PATH)")
     if args.cross_validate:
         cross_validate()
 
@@ -489,7 +491,7 @@ def main() -> None:
             if dev:
                 tally, wrong, flags = detectors_alone(dev)
                 report(
-                    f"dev (dev.jsonl + retired held-out v1 to v4; tuned and trained on) — {label}",
+                    f"dev (dev.jsonl + retired held-out v1 to v7; tuned and trained on) — {label}",
                     tally,
                     prefix=f"dev{suffix}",
                 )

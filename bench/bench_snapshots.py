@@ -20,6 +20,10 @@ largest worker's), so the small and the large run compare:
 Restore sizes default to the export sizes; restoring 1,000,000 items takes several
 minutes of CPU (see docs/benchmarks.md).
 
+A restore also reports the CPU its judging spent in the injection detectors (`assess`,
+timed in whichever process judged: the workers write their totals to a file each), so the
+detectors' share and the rest are seen apart.
+
 `--split N` instead times each part of a restore of the N-item package in one process
 (decrypt, parse, validate, each gate stage, the detectors alone, staging, dry run, apply).
 """
@@ -30,6 +34,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,6 +56,47 @@ def _setup():
     django.setup()
 
 
+# This process's detector CPU (a forked worker starts its own count), and the directory
+# where each worker leaves its count when it exits (restore only).
+_detectors: dict = {"pid": os.getpid(), "cpu": 0.0, "totals": None}
+
+
+def _time_detectors() -> None:
+    """Wrap the injection stage's `assess` so every judging process counts its CPU; a
+    worker writes its count to a file when it exits (not per call: that would cost)."""
+    import multiprocessing.util
+
+    import apps.quarantine.gate as injection
+
+    assess = injection.assess
+
+    def write_count() -> None:
+        (_detectors["totals"] / str(os.getpid())).write_text(str(_detectors["cpu"]))
+
+    def timed(*args, **kwargs):
+        if _detectors["pid"] != os.getpid():
+            _detectors.update(pid=os.getpid(), cpu=0.0)
+            multiprocessing.util.Finalize(None, write_count, exitpriority=20)
+        started = time.process_time()
+        try:
+            return assess(*args, **kwargs)
+        finally:
+            _detectors["cpu"] += time.process_time() - started
+
+    _detectors["totals"] = Path(tempfile.mkdtemp(prefix="bench-snapshots-"))
+    injection.assess = timed
+
+
+def _detector_cpu() -> float:
+    """The detectors' CPU in this process and its finished workers (files removed)."""
+    total = _detectors["cpu"]
+    for path in _detectors["totals"].glob("*"):
+        total += float(path.read_text())
+        path.unlink()
+    _detectors["totals"].rmdir()
+    return total
+
+
 def child(step: str, size: int) -> None:
     """One measured step in this process; prints its figures as JSON on the last line."""
     _setup()
@@ -66,6 +112,7 @@ def child(step: str, size: int) -> None:
             result = export_snapshot(tenant=source, out=out, actor="bench")
         items = result.items
     else:
+        _time_detectors()
         target, _ = Tenant.objects.get_or_create(slug=f"snaprestore{size}", defaults={"name": "r"})
         with path.open("rb") as stream:
             restored = restore_snapshot(stream=stream, tenant=target, actor="bench")
@@ -80,6 +127,8 @@ def child(step: str, size: int) -> None:
     figures = {"items": items, "elapsed": elapsed, "cpu": cpu + workers_cpu, "rss_kib": rss_kib}
     figures.update(own_cpu=cpu, workers_cpu=workers_cpu, worker_rss_kib=worker_rss_kib)
     figures.update(server_cpu=server_cpu)
+    if step == "restore":
+        figures.update(detector_cpu=_detector_cpu())
     print(json.dumps(figures))
 
 
@@ -216,10 +265,14 @@ def run_child(step: str, size: int) -> dict:
         raise SystemExit(f"{step} {size} failed")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     workers = ""
+    if "detector_cpu" in figures:
+        detectors = figures["detector_cpu"]
+        workers = f" (detectors {detectors:.1f} s, the rest {figures['cpu'] - detectors:.1f} s)"
     if figures["workers_cpu"]:
         workers = (
-            f" (this process {figures['own_cpu']:.1f} s + workers {figures['workers_cpu']:.1f} s"
-            f", largest worker's peak RSS {figures['worker_rss_kib'] / 1024:.0f} MiB)"
+            f"{workers} (this process {figures['own_cpu']:.1f} s + workers "
+            f"{figures['workers_cpu']:.1f} s, largest worker's peak RSS "
+            f"{figures['worker_rss_kib'] / 1024:.0f} MiB)"
         )
     print(
         f"{step:8} {size:>9,} items: {figures['elapsed']:.1f} s wall, {figures['cpu']:.1f} s "

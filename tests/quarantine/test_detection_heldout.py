@@ -2,12 +2,12 @@
 test set.
 
 A blind test set is written by an author without sight of the rules and lives outside the
-repository until it is measured; then it is committed (v6 and v7:
-bench/data/detectors_heldout_v6 and _v7) and its floor is set from that measurement
-(docs/benchmarks.md).
+repository until it is measured; then it is committed, named in quality.TEST_PATHS, and its
+floor is set here from that measurement (docs/benchmarks.md). None is named between a set's
+retirement and the next one's first measurement: the floor test then skips.
 MEMORY_CONSOLE_DETECTOR_TEST_SET names another set (a JSON-lines file or a directory of
 them) to check instead. Failures report aggregate figures only: the blind texts must stay
-unseen. The earlier held-out sets v1 to v5 (bench/data/detectors_heldout*/) were each
+unseen. The earlier held-out sets v1 to v7 (bench/data/detectors_heldout*/) were each
 measured blind and retired into development data; they have dev regression floors.
 """
 
@@ -25,15 +25,14 @@ from apps.quarantine.detectors.quality import (
     measure,
 )
 
-# The blind sets' floors, just under their measurements of 2026-12-01 after the eighth
-# session's changes (bench/data/detectors_heldout_v6/ and _v7/README.md): v6 all 0.920 /
-# 0.038, en 0.889 / 0.049, zh 0.942 / 0.027; v7 all 0.898 / 0.022, en 0.898 / 0.031,
-# zh 0.884 / 0.018. Never raise these above a measurement, and a set that has been tuned on
-# is no longer a test set.
+# The blind sets' floors, just under their first measurement, by the name TEST_PATHS gives
+# the set: {lang: (min recall, max false-positive rate)}. v8 measured on 2026-12-03 with the
+# ninth session's frozen detectors (bench/data/detectors_heldout_v8/README.md): all 0.890 /
+# 0.062, en 0.883 / 0.054, zh 0.884 / 0.079.
+# Never raise these above a measurement, and a set that has been tuned on is no longer a test
+# set (retire it below).
 TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {
-    # set: {lang: (min recall, max false-positive rate)}
-    "v6": {"all": (0.91, 0.045), "en": (0.88, 0.055), "zh": (0.93, 0.035)},
-    "v7": {"all": (0.89, 0.03), "en": (0.89, 0.04), "zh": (0.87, 0.025)},
+    "v8": {"all": (0.88, 0.07), "en": (0.87, 0.06), "zh": (0.87, 0.085)},
 }
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
@@ -50,6 +49,11 @@ RETIRED_FLOORS = {
     # v5: measured blind four times in the seventh session (last: all 0.834 / 0.026), studied
     # and trained on since.
     "v5": {"all": (0.98, 0.015), "en": (0.98, 0.02), "zh": (0.98, 0.02)},
+    # v6, v7: measured blind in the eighth session (v6 0.920 / 0.038, v7 0.898 / 0.022), each
+    # the check of what the ninth session tuned on the other (v7 0.915 / 0.023 with v6 trained
+    # on, v6 0.941 / 0.031 with v7), then trained on: all 1.000 / 0.009 (v6) and 1.000 / 0.002 (v7).
+    "v6": {"all": (0.99, 0.012), "en": (0.99, 0.02), "zh": (0.99, 0.01)},
+    "v7": {"all": (0.99, 0.005), "en": (0.99, 0.005), "zh": (0.99, 0.006)},
 }
 
 
@@ -65,10 +69,16 @@ def _blind_path(name: str) -> Path:
     return path
 
 
+BLIND_CASES = [(name, lang) for name in sorted(TEST_PATHS) for lang in ("all", "en", "zh")]
+
+
 @pytest.mark.parametrize(
-    ("name", "lang"), [(name, lang) for name in sorted(TEST_FLOORS) for lang in ("all", "en", "zh")]
+    ("name", "lang"),
+    BLIND_CASES
+    or [pytest.param(None, None, marks=pytest.mark.skip(reason="no blind test set is named"))],
 )
 def test_blind_set_recall_and_false_positive_rate_stay_above_the_measured_floor(name, lang):
+    assert name in TEST_FLOORS, f"blind set {name} has no floor: set it from its measurement"
     confusion = measure(_rows(_blind_path(name), lang))
     figures = f"recall {confusion.recall:.3f}, FPR {confusion.false_positive_rate:.3f}"
     min_recall, max_fpr = TEST_FLOORS[name][lang]

@@ -43,7 +43,8 @@ def test_the_stored_artefact_records_the_hash_of_the_data_it_was_trained_on():
 
 
 def test_the_training_data_are_the_repository_dev_sets_never_a_blind_test_set():
-    # Blind sets are only measured: v6 and v7, committed after its measurement, is never read.
+    # Blind sets are only measured: the sets quality.TEST_PATHS names (none between a set's
+    # retirement and the next one's first measurement) are never read.
     assert all(path.is_relative_to(DATA) for path in training.TRAINING_PATHS)
     for blind in TEST_PATHS.values():
         assert blind not in training.TRAINING_PATHS

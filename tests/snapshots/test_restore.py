@@ -146,6 +146,36 @@ def test_a_duplicate_is_the_same_memory_as_the_gate_sees_it_not_the_same_content
     assert result.outcome["inserted"] == 1
 
 
+def test_a_memory_twice_in_one_package_lands_once_and_the_first_copy_wins(tenant_b):
+    """Within a package, the first copy of a memory (in package order) is new and the later
+    ones duplicate; the same value in another scope, or under another key, is another one."""
+    out = io.BytesIO()
+    header = {"format": "mcpkg", "version": 2, "tenant": "elsewhere"}
+    writer = PackageWriter(out, header={**header, "counts": {"items": 5, "scopes": 2}},
+                           passphrase=PASSPHRASE)  # fmt: skip
+    for number in range(2):
+        writer.write_line(json.dumps({"t": "scope", "n": number, "kind": "user",
+                                      "external_id": f"u_{number}", "items": -1}))  # fmt: skip
+    placed = [(0, "", "first"), (0, "", "second"), (0, "", "third"), (1, "", "other scope"),
+              (0, "colour", "other key")]  # fmt: skip
+    for number, (scope, key, note) in enumerate(placed):
+        writer.write_line(json.dumps({
+            "t": "item", "s": scope, "id": f"0f1e2d3c-4b5a-6978-8796-{number:012d}",
+            "memory_type": "semantic", "key": key, "content": {"value": "green"},
+            "importance": 0.5, "created_at": "2026-01-01T00:00:00+00:00",
+            "metadata": {"note": note},
+        }))  # fmt: skip
+    writer.close()
+
+    result = _restore(out.getvalue(), tenant_b)
+
+    assert (result.report["totals"]["new"], result.report["totals"]["duplicate"]) == (3, 2)
+    landed = MemoryItem.objects.filter(tenant=tenant_b)
+    assert sorted(item.metadata["note"] for item in landed) == [
+        "first", "other key", "other scope"
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("choice", "inserted", "pending", "conflicts"),
     [("skip", 0, 0, 0), ("keep_both", 1, 0, 0), ("review", 1, 1, 1)],

@@ -28,8 +28,9 @@ class Finding:
     reason: str
     score: float
     spans: tuple[Span, ...] = ()
-    # The evidence is text the n-gram model does not read (a decoded or invisible payload):
-    # its reading of the visible text cannot outvote it (learned.py never damps it).
+    # The evidence is text the n-gram model does not read (a decoded or invisible payload) or
+    # cannot judge (rules.MODEL_BLIND_REASONS): its reading of the visible text cannot outvote
+    # it (learned.py never damps it).
     hidden_from_model: bool = False
 
 

@@ -96,6 +96,18 @@ SELF_PREFERENCE_FACTOR = 0.4
 _SELF_DAMPED = frozenset(
     {Category.MEMORY_PRIORITY, Category.PERSISTENT_BEHAVIOUR, Category.INSTRUCTION_OVERRIDE}
 )
+# Evidence in a shape the n-gram model cannot judge: a safety key set off in a config line, a
+# code word that grants access, a contact that displaces the official one read as ordinary
+# facts word for word (their n-grams are a support note's or a settings dump's). The model's
+# reading of the whole text never damps these (Finding.hidden_from_model).
+MODEL_BLIND_REASONS = frozenset(
+    {
+        "Sets a safety check to off in a config-style line",
+        "Grants authority or an action to whoever says a code word",
+        "凭暗号或口令给予权限或触发操作",
+        "Planted fact: a contact or account that displaces the official one",
+    }
+)
 MAX_SPANS_PER_CATEGORY = 200  # enough to highlight; bounded for hostile repetition
 BEFORE_WINDOW = 160  # characters searched for a rule's `before` context
 
@@ -353,6 +365,7 @@ class RuleDetector:
                     reason=hit.reason,
                     score=round(min(hit.score, 1.0), 4),
                     spans=spans,
+                    hidden_from_model=hit.reason in MODEL_BLIND_REASONS,
                 )
             )
         for category, hit in directive.analyse(
@@ -368,6 +381,7 @@ class RuleDetector:
                         Span(*normalised.to_original(start, end), category)
                         for start, end in hit.spans
                     ),
+                    hidden_from_model=hit.reason in MODEL_BLIND_REASONS,
                 )
             )
         findings.extend(self.hidden.scan(normalised, matched=findings, detector=self.name))

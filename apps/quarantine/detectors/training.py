@@ -1,9 +1,9 @@
 """Training of the learned layer (learned.py), deterministic end to end.
 
 The training data are the development sets — the project corpus, the issue 17 dev set, the
-retired held-out sets v1 to v5 — the templated synthetic texts and the texts written one at
-a time from the threat description (bench/data/detectors_train/). Never the blind test set
-(v6): it is only measured (bench/bench_detectors.py --test). Rows are
+retired held-out sets v1 to v7 — the templated synthetic texts and the texts written one at
+a time from the threat description (bench/data/detectors_train/). Never a blind test set
+(quality.TEST_PATHS): it is only measured (bench/bench_detectors.py --test). Rows are
 deduplicated and sorted by text, features are sorted, the solver is liblinear with a fixed
 seed, weights are rounded: the same data give the same artefact byte for byte (with the
 same OpenBLAS kernel: liblinear's dot products go through it, and another kernel can move

@@ -60,14 +60,18 @@ class PackageWriter:
         self.digest = hashlib.sha256(raw).digest()
         self.aead = AESGCM(data_key)
         self.index = 0
-        self.pending: list[str] = []
+        self.pending: list[bytes] = []
         self.pending_size = 0
         self.bytes_written = len(MAGIC) + _LENGTH.size + len(raw)
 
     def write_line(self, line: str) -> None:
         """Add one JSON record (no newline inside)."""
+        self.write_encoded((line + "\n").encode())
+
+    def write_encoded(self, line: bytes) -> None:
+        """Add one JSON record already encoded, ending with its newline."""
         self.pending.append(line)
-        self.pending_size += len(line) + 1
+        self.pending_size += len(line)
         if self.pending_size >= CHUNK_BYTES:
             self._flush(final=False)
 
@@ -76,7 +80,7 @@ class PackageWriter:
         self.out.flush()
 
     def _flush(self, *, final: bool) -> None:
-        plain = ("\n".join(self.pending) + "\n").encode() if self.pending else b""
+        plain = b"".join(self.pending)
         self.pending, self.pending_size = [], 0
         sealed = self.aead.encrypt(
             chunk_nonce(self.index),

@@ -1,16 +1,16 @@
 """Export: a tenant's memory (or chosen scopes) written as a MemoryPackage, streamed.
 
 The counts in the header and the rows after it come from one read-only REPEATABLE READ
-transaction, so they agree even while agents keep writing. Items are read through a
-server-side cursor a batch at a time; on PostgreSQL the database renders each item's
-JSON line itself (json_build_object), which is what lets export keep ahead of 30,000
-items/s (bench/bench_snapshots.py). Sealed content (encrypt policy) is unsealed into
-the package, which is itself encrypted; the target's policy seals it again on restore.
-Embeddings are never exported.
+transaction, so they agree even while agents keep writing. On PostgreSQL the database
+renders each item's JSON line itself (json_build_object) and streams them with COPY,
+which is what lets export keep ahead of 30,000 items/s (bench/bench_snapshots.py).
+Sealed content (encrypt policy) is unsealed into the package, which is itself encrypted;
+the target's policy seals it again on restore. Embeddings are never exported.
 """
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
 from typing import IO, Any
@@ -96,10 +96,14 @@ def _item_filter(tenant: Tenant, scope_ids: list[int] | None) -> tuple[str, list
     return where, params
 
 
-def _item_lines(where: str, params: list[Any]) -> Any:
-    """Yield each exported item's JSON line."""
+def _item_lines(where: str, params: list[Any]) -> Iterator[bytes]:
+    """Yield each exported item's JSON line, encoded and ending with a newline."""
     table = MemoryItem._meta.db_table
-    if connection.vendor == "postgresql":
+    postgresql = connection.vendor == "postgresql"
+    if postgresql:
+        yield from _copied_lines(where, params)
+        # Sealed items, few: their content is unsealed here, so their lines are rebuilt.
+        where += " AND sealed_content <> ''"
         members = ", ".join(f"'{name}', {column}" for name, column in _ITEM_MEMBERS)
         sql = (
             f"SELECT json_build_object('t', 'item', {members})::text, sealed_content "  # noqa: S608
@@ -112,7 +116,7 @@ def _item_lines(where: str, params: list[Any]) -> Any:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(_FETCH):
             for row in rows:
-                if connection.vendor == "postgresql":
+                if postgresql:
                     line, sealed = row
                 else:
                     line, sealed = _portable_line(row[:-1]), row[-1]
@@ -120,7 +124,35 @@ def _item_lines(where: str, params: list[Any]) -> Any:
                     data = json.loads(line)
                     data["content"] = crypto.unseal_content(sealed)
                     line = json.dumps(data, ensure_ascii=False)
-                yield line
+                yield (line + "\n").encode()
+
+
+# COPY's text format puts a backslash before a backslash (and before the control
+# characters, which JSON text never holds raw: its strings escape them).
+_COPY_ESCAPED = re.compile(rb"\\(.)", re.DOTALL)
+_COPY_UNESCAPED = {
+    b"\\": b"\\", b"n": b"\n", b"t": b"\t", b"r": b"\r", b"b": b"\b", b"f": b"\f",
+    b"v": b"\v",
+}  # fmt: skip
+
+
+def _copy_unescaped(match: re.Match) -> bytes:
+    return _COPY_UNESCAPED[match[1]]
+
+
+def _copied_lines(where: str, params: list[Any]) -> Iterator[bytes]:
+    """The unsealed items' lines, rendered by PostgreSQL (json_build_object) and streamed
+    by COPY: the server renders the next rows while this process packs the last ones,
+    where a cursor's batches left each side waiting for the other."""
+    members = ", ".join(f"'{name}', {column}" for name, column in _ITEM_MEMBERS)
+    sql = (
+        f"COPY (SELECT json_build_object('t', 'item', {members})::text "  # noqa: S608
+        f"FROM {MemoryItem._meta.db_table} WHERE {where} AND sealed_content = '') TO STDOUT"
+    )
+    with connection.cursor() as cursor, cursor.cursor.copy(sql, params) as copy:
+        for row in copy:
+            line = bytes(row)
+            yield _COPY_ESCAPED.sub(_copy_unescaped, line) if b"\\" in line else line
 
 
 def _portable_line(values: tuple) -> str:
@@ -186,7 +218,7 @@ def export_snapshot(
             writer.write_line(json.dumps(record_line, ensure_ascii=False))
         done = 0
         for line in _item_lines(where, params):
-            writer.write_line(line)
+            writer.write_encoded(line)
             done += 1
             if progress is not None and done % _FETCH == 0:
                 progress(done, total)

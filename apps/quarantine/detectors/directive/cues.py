@@ -34,7 +34,9 @@ _HIDDEN_REGION = re.compile(
 _CHAT_TEMPLATE = re.compile(
     r"<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id)\|>|"
     r"\[/?inst\]|<</?sys>>|^\s*#{2,}\s*(?:system|instruction|developer)|"
-    r"\[(?:system|developer|admin)(?: message| note| notice)?\]|【系统(?:消息|通知|提示)】"
+    # A [system] followed by `key = value` is an INI/TOML section header, not a role marker.
+    r"\[(?:system|developer|admin)(?: message| note| notice)?\](?!\s*[\w.-]+\s*=)"
+    r"|【系统(?:消息|通知|提示)】"
 )
 
 
@@ -138,8 +140,9 @@ _ACTIONS: tuple[ActionCue, ...] = (
     _action(_MONEY, 0.45, "approve accept handling_fee deposit",
             r"\b(?:approve|accept) (?:every|all|each|any) (?:refund|payment|invoice|request)"
             r"|\bhandling fee|\bdeposit\b[^.!?\n]{0,20}\bfirst"),
+    # 已转入 / 已支付至 / 已退款: a receipt or notice reports a payment made, asks for none.
     _action(_MONEY, 0.45, "退款 转账 汇款 付款 打款 转入 支付 押金 加赠 先付 先交",
-            r"(?:退款|转账|汇款|付款|打款|转入|支付)" + _ZH_GAP % 20
+            r"(?<!已)(?<!已经)(?:退款|转账|汇款|付款|打款|转入|支付)" + _ZH_GAP % 20
             + r"(?:账户|账号|支付宝|微信|元|"
             r""
             r"全额|再加|加赠)|先(?:付|支付|交)" + _ZH_GAP % 8 + r"(?:押金|运费|费用|定金)|押金|"
@@ -304,6 +307,32 @@ _DISSEMINATE = Bilingual(
     r"|\bthe assistant should\b|\b(?:all|every) (?:supplier |future )?(?:payments|customers|"
     r"users|staff)\b"
     r"|告知|告诉|一律|所有用户|所有客户|所有货款|用户询问|有人问|有人询问|咨询的用户|请记住|按此|按照此"
+)
+# A contact or account stated as a fact that discredits the official one ("…, not the number
+# on the website", "the one printed on the cards is outdated", 官网号码已停用, 原对公账户已注销,
+# 改号了): the shape of a planted support number or payee however it is worded.
+_OFFICIAL = (
+    r"(?:official|main|printed|listed|old|website|site|app|card|bill|statement"
+    r"|back of (?:the|your) card)"
+)
+_DISPLACED = Bilingual(
+    r"\b(?:not|instead of|rather than|never use|don't use|do not use|ignore)\s+(?:the\s+)?"
+    r"(?:one|number|line|site|website|app|link|address|account|portal|channel|hotline)s?\s+"
+    r"(?:on|printed|listed|in|from|at|shown)\s+(?:the\s+)?"
+    + _OFFICIAL
+    + r"|\bnot the (?:main|official|usual) (?:app|site|website|number|line|hotline|channel"
+    r"|account)"
+    r"|\b(?:the\s+)?(?:one|number|line|site|website|app|link|address|account)s?\s+(?:printed"
+    r"|listed|shown)\s+(?:on|in)\s+[^.!?\n]{0,40}?\b(?:is|are)\s+(?:now\s+)?(?:outdated"
+    r"|out of date|wrong|no longer)"
+    r"|\b(?:official|main|old|printed|website)\s+(?:\w+\s+)?(?:number|line|hotline|site"
+    r"|website|app|link|address|account)\s+(?:is|are|was)\s+(?:now\s+)?(?:outdated|out of date"
+    r"|wrong|closed|fake|no longer (?:valid|in use|active|monitored))"
+    r"|(?:不要|别|勿|不用|不再)(?:在|用|拨打|打|联系|通过|使用)?[^。，,\n]{0,6}?(?:官网|官方|app"
+    r"|原来的|原|旧)[^。，,\n]{0,6}?(?:号码|电话|账户|账号|渠道|内缴|缴纳|支付|付款)"
+    r"|(?:官网|官方|原|旧|原来的?)(?:的)?(?:号码|电话|账户|账号|网址|公户|对公账户)(?:已经?)?"
+    r"(?:过时|停用|作废|注销|不再使用|失效)"
+    r"|改号了|公户已经?注销"
 )
 # Phone and account numbers (IBANs too), links, e-mail addresses, wallets, domains. Every
 # alternative starts with a literal or a digit, so the engine scans for it quickly (the

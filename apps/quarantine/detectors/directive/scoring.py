@@ -16,6 +16,7 @@ from apps.quarantine.detectors.directive.cues import (
     _ALWAYS_MATTERS,
     _CARRIERS,
     _CHANNELS,
+    _DISPLACED,
     _DISSEMINATE,
     _HIDDEN,
     _IDEOGRAPH_SEPARATOR,
@@ -394,6 +395,19 @@ def _planted_fact(text: str, hits: dict[str, DirectiveHit]) -> dict[str, Directi
             spans = [channel, update.span()]
             spans += [match.span() for match in (disseminate, value) if match is not None]
             best = DirectiveHit(score, reason, spans)
+    displaced = _DISPLACED.search(text) if best is None or best.score < 0.55 else None
+    if displaced is not None:
+        low = max(0, displaced.start() - PLANTED_FACT_WINDOW)
+        value = _VALUE.search(text, low, min(len(text), displaced.end() + PLANTED_FACT_WINDOW))
+        if cues is None:
+            cues = context_cues(text)
+        # A person's own new number ("my old number is no longer in use") is theirs to give.
+        if value is not None and not cues.first("self", displaced.start() - 20, displaced.end()):
+            best = DirectiveHit(
+                0.55,
+                "Planted fact: a contact or account that displaces the official one",
+                [displaced.span(), value.span()],
+            )
     if best is not None:
         hits[PLANTED_FACT] = best
     return hits

@@ -31,8 +31,10 @@ RULES: tuple[Rule, ...] = (
           "forget",
           r"\bforget\s+(?:about\s+)?(?:everything|all|anything|what(?:ever)?)\s+(?:that\s+)?"
           r"(?:you(?:'ve| have| were| had)?\s+(?:been\s+)?(?:were\s+)?(?:told|taught|learned|"
-          r"know|instructed|given)|(?:written |said |stated )?(?:above|before|prior|previously|"
-          r"so far|until now))"),
+          # "forget everything you know about brisket" is an idiom; about its rules, an attack
+          r"know(?!\s+about\s+(?!(?:your|the|its|my|our)\s+(?:rules|instructions|guidelines"
+          r"|prompt|polic|restrictions|safety|limits)))|instructed|given)"
+          r"|(?:written |said |stated )?(?:above|before|prior|previously|so far|until now))"),
     rule(C.INSTRUCTION_OVERRIDE, 0.85, "Tells the agent to ignore everything above",
           "ignor disregard",
           r"\b(?:ignore|disregard)\s+(?:everything|anything|all|whatever)\s+(?:that\s+)?"
@@ -205,4 +207,16 @@ RULES: tuple[Rule, ...] = (
     rule(C.INSTRUCTION_OVERRIDE, 0.45, "声称限额已取消",
           "上限 限额 限制 / 取消 不再 解除 作废",
           r"(?:上限|限额|限制)(?:已经?|都|也)?(?:被)?(?:取消|不再适用|解除|作废)"),
+    # A memory in a config's shape that sets a safety check to off ("verify_identity=false",
+    # "confirm_before_payment: off", "identity_check=false for caller …"): an agent that
+    # reads its memories as settings skips the check. TLS/host verification keys are a
+    # developer's own settings, not the agent's safeguards.
+    rule(C.INSTRUCTION_OVERRIDE, 0.55, "Sets a safety check to off in a config-style line",
+          "verif identity kyc approv confirm person fraud safe guardrail filter moderation "
+          "security risk / false off disabl none skip bypass =no =_no =0 =_0 :_no :no",
+          r"(?<![\w.-])(?![\w.-]*(?:ssl|tls|cert|host))[\w.-]*(?:verif\w*|identity[_-]?check"
+          r"|kyc|approval|confirm\w*|two[_-]?person|fraud[_-]?check|safety|safe[_-]?mode"
+          r"|guardrails?|content[_-]?filter|moderation|(?:security|risk)[_-]?(?:check|alert"
+          r"|warning|prompt)s?)[\w.-]*\s*[=:]\s*[\"']?(?:false|off|disabled?|none|0|no|skip(?:ped)?"
+          r"|bypass(?:ed)?)\b"),
 )  # fmt: skip

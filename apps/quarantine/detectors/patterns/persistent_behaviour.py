@@ -123,4 +123,20 @@ RULES: tuple[Rule, ...] = (
           "所有 每个 每一位 每位 任何 / 用户 客户 顾客 来访者",
           r"(?:对|向|给|告诉)(?:所有|每个|每一位|每位|任何)(?:的)?(?:用户|客户|顾客|来访者)"
           r"(?:都)?(?:说|推荐|回复|声称|表示|介绍|发送)"),
+    # A memory that hides itself from the user or locks itself against the user's changes
+    # ("don't show it in the memory list", "immutable setting", 此条不可删，不可向用户展示,
+    # 用户不可改): the user can no longer see or undo what it makes the agent do.
+    rule(C.PERSISTENT_BEHAVIOUR, 0.45, "Hides a memory from the user or locks it against them",
+          "show display list surface let_the_user by_the_user immutable undeletable "
+          "non-deletable / memory user setting rule entry note",
+          r"\b(?:do not|don't|never)\s+(?:show|display|list|surface)\s+(?:it|this|them)?\s*(?:in"
+          r"|on)\s+(?:the\s+)?(?:user's\s+)?memory (?:list|view|panel)|\bdo not let the user "
+          r"(?:change|edit|delete|remove|see|view)|\b(?:cannot|can't|may not|must not) be "
+          r"(?:deleted|removed|changed|edited|overridden) by the user|\b(?:immutable|undeletable"
+          r"|non-deletable) (?:memory|setting|rule|entry|note)"),
+    rule(C.PERSISTENT_BEHAVIOUR, 0.45, "记忆对用户隐藏或禁止用户修改",
+          "此条 本条 这条 该条 用户",
+          r"(?:此条|本条|这条|该条)(?:记忆|设置|规则|信息|备注)?(?:不可|不能|不得|禁止|勿)(?:删|删除"
+          r"|修改|更改)|(?:不可|不能|不得|禁止|不要|勿)(?:向|对|给|让)用户(?:展示|显示|透露|公开|看到"
+          r"|知道)|用户不可(?:改|修改|更改|删除)"),
 )  # fmt: skip
