@@ -11,7 +11,12 @@ from apps.memory.models import MemoryStatus
 from apps.memory.recall import CANDIDATE_LIMIT, SCAN_LIMIT, recall_memories
 from apps.memory.recall import candidates as candidates_module
 from apps.memory.recall.candidates import lexical_statement
-from apps.memory.recall.lexemes import LEXEME_INDEX, lexeme_index_available, lexeme_query
+from apps.memory.recall.lexemes import (
+    LEXEME_INDEX,
+    lexeme_index_available,
+    lexeme_query,
+    scope_lexeme,
+)
 from apps.memory.recall.query import query_terms
 from tests.factories import MemoryItemFactory, ScopeFactory
 
@@ -140,20 +145,23 @@ def test_the_statement_is_served_by_the_index(scope_a):
     assert LEXEME_INDEX in plan
 
 
-def test_the_lexemes_are_the_latin_words_and_cjk_grams_of_the_items_scope(scope_a):
+def test_the_lexemes_are_the_latin_words_then_the_cjk_grams_of_the_items_scope(scope_a):
     if not lexeme_index_available():
         pytest.skip("the rum extension is not installed on this database server")
-    item = remember(scope_a, "Ｘ200 Café, 朝阳区! O'Brien")
+    item = remember(scope_a, "Ｘ200 Café, 朝阳区! O'Brien 3×4 你好")
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT tsvector_to_array(recall_lexemes) FROM memory_memoryitem WHERE id = %s",
+            "SELECT lexeme, positions FROM memory_memoryitem, unnest(recall_lexemes) "
+            "WHERE id = %s",
             [item.pk],
         )
-        lexemes = set(cursor.fetchone()[0])
-    words = ("x200", "café", "o", "brien", "朝", "阳", "区", "朝阳", "阳区", "朝阳区")
-    assert lexemes == {f"{scope_a.pk}:{word}" for word in words}
+        lexemes = dict(cursor.fetchall())
+    # Latin words in text order, then every run's one-, two- and three-character grams.
+    words = ["x200", "café", "o", "brien", "3", "4", "朝", "阳", "区", "你", "好"]
+    words += ["朝阳", "阳区", "你好", "朝阳区"]
+    assert lexemes == {scope_lexeme(scope_a.pk, word): [n] for n, word in enumerate(words, 1)}
 
 
 def test_the_query_is_any_pattern_among_the_scopes_lexemes():
     patterns = [("朝阳区", True), ("prefer", False), ("o'b", False)]
-    assert lexeme_query(7, patterns) == "'7:朝阳区' | '7:prefer':* | '7:o''b':*"
+    assert lexeme_query(7, patterns) == "'s7s朝阳区' | 's7sprefer':* | 's7so''b':*"

@@ -14,32 +14,53 @@ path (migration 0002). Once it is installed later,
 reverse drops them (the extension stays: other objects may use it).
 
 `memory_recall_lexemes(scope, text)`: the NFKC-normalised, lower-cased text's Latin words
-(apps.memory.recall.query's letters and digits; anything else separates) and the one-,
-two- and three-character grams of its CJK runs, with their positions, each lexeme
-prefixed by the scope (`2:weekly`), so a scope's entries are the only ones a query reads.
+(apps.memory.recall.query's letters and digits; anything else separates), then the one-,
+two- and three-character grams of its CJK runs (all runs' one-character grams, then their
+two-, then their three-character ones), with their positions, each lexeme prefixed by the
+scope (`s2sweekly`: apps.memory.recall.lexemes.scope_lexeme), so a scope's entries are the
+only ones a query reads.
+
+Why PL/pgSQL built this way: it runs once per written row (COPY of a bulk load, a restore),
+so its cost is the write path's. The prefix goes into the text before `to_tsvector` parses
+it (no tsvector rebuilt through text), the CJK part runs only where the text has a CJK
+character, and its grams come from loops rather than a set-returning subquery: ≈ 0.5× the
+first version's server CPU for the same lexemes and positions (docs/benchmarks.md,
+hybrid3b). `×` and `÷` sit inside the Latin-1 letters' range but are no letters: the parser
+splits there, so they separate here too (the prefix must start every parsed word).
 """
 
 from django.db import DatabaseError, migrations, transaction
 
 CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-LATIN = r"0-9a-z\u00c0-\u024f"
+LATIN = r"0-9a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f"
 
 # Only the module's own character classes are interpolated.
 CREATE_FUNCTION = f"""
 CREATE OR REPLACE FUNCTION memory_recall_lexemes(scope bigint, body text) RETURNS tsvector
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
-SELECT coalesce(string_agg(
-    quote_literal(scope::text || ':' || word.lexeme) || ':'
-        || array_to_string(word.positions, ','), ' '), '')::tsvector
-FROM (SELECT lower(normalize(body, NFKC)) AS folded) AS normalised,
-    LATERAL unnest(to_tsvector('simple'::regconfig,
-        regexp_replace(folded, '[^{LATIN}]+', ' ', 'g') || ' ' || coalesce((
-            SELECT string_agg(substr(run, start, size), ' ')
-            FROM (SELECT found[1] AS run FROM regexp_matches(folded, '[{CJK}]+', 'g') AS found)
-                AS runs,
-                generate_series(1, 3) AS size,
-                generate_series(1, length(run) - size + 1) AS start
-        ), ''))) AS word
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $fn$
+DECLARE
+    folded text := lower(normalize(body, NFKC));
+    prefix text := ' s' || scope || 's';
+    words text := regexp_replace(
+        regexp_replace(folded, '[^{LATIN}]+', ' ', 'g'), '[{LATIN}]+', prefix || '\\&', 'g');
+    runs text[];
+    run text;
+    size int;
+    start int;
+BEGIN
+    IF folded ~ '[{CJK}]' THEN
+        runs := regexp_split_to_array(btrim(regexp_replace(folded, '[^{CJK}]+', ' ', 'g')), ' ');
+        words := words || regexp_replace(array_to_string(runs, ''), '.', prefix || '\\&', 'g');
+        FOR size IN 2..3 LOOP
+            FOREACH run IN ARRAY runs LOOP
+                FOR start IN 1..length(run) - size + 1 LOOP
+                    words := words || prefix || substr(run, start, size);
+                END LOOP;
+            END LOOP;
+        END LOOP;
+    END IF;
+    RETURN to_tsvector('simple'::regconfig, words);
+END
 $fn$
 """  # noqa: S608
 # A column kept by triggers rather than a generated one: PostgreSQL 15 recomputes a
