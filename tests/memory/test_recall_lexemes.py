@@ -151,8 +151,7 @@ def test_the_lexemes_are_the_latin_words_then_the_cjk_grams_of_the_items_scope(s
     item = remember(scope_a, "Ｘ200 Café, 朝阳区! O'Brien 3×4 你好")
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT lexeme, positions FROM memory_memoryitem, unnest(recall_lexemes) "
-            "WHERE id = %s",
+            "SELECT lexeme, positions FROM memory_memoryitem, unnest(recall_lexemes) WHERE id = %s",
             [item.pk],
         )
         lexemes = dict(cursor.fetchall())
