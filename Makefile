@@ -4,6 +4,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1:8000
+# `make test` spreads the test files over this many processes (pytest-xdist), each with its
+# own test database; `auto` is one per CPU. Files go out in collection order, the ones with
+# a slow test first (tests/conftest.py), not xdist's default of the most tests first, which
+# left the one-test, minutes-long files (make run, the fuzz run) to start last, alone.
+TEST_WORKERS ?= auto
 
 # The development targets run with DEBUG on (fixed dev keys); production sets DEBUG=false
 # with real keys and uses `make worker` / `make beat` under its own environment.
@@ -49,7 +54,7 @@ test: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 typecheck: install-dev
 	$(VENV)/bin/mypy

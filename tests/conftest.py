@@ -16,6 +16,14 @@ from tests.factories import TenantFactory, UserFactory
 from tests.memory.api_helpers import agent_a_key, agent_b_key, api_a, api_b  # noqa: F401
 
 
+def pytest_collection_modifyitems(items):
+    """Files holding a `slow` test run first, each file's tests in their written order: with
+    `make test`'s workers (pytest-xdist, whole files per worker) the minutes-long files then
+    overlap the many short ones instead of starting last and running alone."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
+
+
 @pytest.fixture
 def tenant_a(db):
     return TenantFactory(slug="tenant-a", name="Tenant A")
@@ -75,6 +83,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         allow_flush_of_test_database()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def snapshot_dir_of_this_session(tmp_path_factory):
+    """Snapshot packages go to this session's own directory (one per xdist worker), never
+    the checkout's var/; the environment carries it to the Celery worker a test starts."""
+    from django.conf import settings
+
+    directory = tmp_path_factory.mktemp("snapshots")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(settings, "MEMORY_CONSOLE_SNAPSHOT_DIR", directory)
+        patch.setenv("MEMORY_CONSOLE_SNAPSHOT_DIR", str(directory))
+        yield directory
 
 
 @pytest.fixture

@@ -135,12 +135,15 @@ def test_a_thousand_denials_cost_the_chain_one_event(client, tenant_b, operator_
     foreign = MemoryItemFactory(scope=ScopeFactory(tenant=tenant_b))
     client.force_login(operator_a)
     before = AuditEvent.objects.count()
+    started = timezone.now().replace(second=0, microsecond=0)
     for _ in range(1000):
         assert client.get(f"/memories/{foreign.pk}/").status_code == 404
+    ended = timezone.now().replace(second=0, microsecond=0)
     assert AuditEvent.objects.count() == before
     flush_after_the_minute()
     denied = events(Action.ACCESS_DENIED)
-    assert len(denied) <= 2  # one per minute the loop spanned
+    # One per minute the loop spanned (two on a quiet box; more when a loaded one is slow).
+    assert len(denied) <= (ended - started) // timedelta(minutes=1) + 1
     assert sum(event.metadata["count"] for event in denied) == 1000
     assert {(event.actor_id, event.target_type) for event in denied} == {
         (operator_a.pk, "memory:detail")

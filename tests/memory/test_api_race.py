@@ -106,11 +106,15 @@ def test_a_repeat_queued_behind_its_original_merges_into_it(postgres_only):
 
 
 def wait_for_a_blocked_advisory_lock(timeout: float = 10) -> None:
-    """Poll pg_locks until some session waits for an advisory lock."""
+    """Poll pg_locks until some session of this test database waits for an advisory lock
+    (pg_locks shows the whole server: other databases' sessions are not this test's)."""
     deadline = time.monotonic() + timeout
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
-            cursor.execute("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+            cursor.execute(
+                "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            )
             if cursor.fetchone():
                 return
             time.sleep(0.01)

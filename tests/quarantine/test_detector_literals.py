@@ -9,17 +9,21 @@ a search of their own finds (issue 17's throughput work: same findings, less wor
 - A table made after the first scan joins the pass; a table not shared keeps its own.
 - The vectorised n-gram table (ngram_table.py) finds exactly the vocabulary n-grams that
   occur in a text, including characters outside its alphabet, short and empty texts.
+- The learned layer's token pattern and the normaliser's whitespace-run pattern, spelled
+  to begin with one character class, match what they matched as first written.
 """
+
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apps.quarantine.detectors import assess, literals
+from apps.quarantine.detectors import assess, learned, literals
 from apps.quarantine.detectors.directive import ContextCues
 from apps.quarantine.detectors.learned import CHAR_SIZES, load_model
 from apps.quarantine.detectors.ngram_table import CharNgramTable
-from apps.quarantine.detectors.normalise import normalise
+from apps.quarantine.detectors.normalise import _NEEDS_COLLAPSE, _NEEDS_COLLAPSE_ASCII, normalise
 from apps.quarantine.detectors.quality import CORPUS_PATH, load_corpus
 
 CORPUS = [normalise(row["text"], remember=False).text for row in load_corpus(CORPUS_PATH)]
@@ -142,3 +146,24 @@ def test_context_cues_scanned_by_range_are_those_of_the_whole_text_within_it(tex
             part = ContextCues(text)
             part.cover(low, high)
             assert _cues_in(part, low, high) == _cues_in(whole, low, high)
+
+
+# The learned layer's tokens and the normaliser's whitespace runs, as first written: the
+# faster spellings (one leading character class) must find the same matches.
+_TOKENS_AS_WRITTEN = re.compile(r"[^\W\d_]{2,}|\d{2,}")
+_ASCII_TOKENS_AS_WRITTEN = re.compile(r"[a-zA-Z]{2,}|[0-9]{2,}")
+_CJK = "\u3040-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+_COLLAPSE_AS_WRITTEN = re.compile(rf"\s{{2,}}|(?<=[{_CJK}]) (?=[{_CJK}])")
+_TRICKY = "ab1_ 9é²½中文  \t\n\u3000\u2003x٣Z.-"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.sampled_from(CORPUS), st.text(alphabet=_TRICKY, max_size=30)))
+def test_the_token_and_whitespace_patterns_match_as_first_written(text):
+    assert learned._WORD.findall(text) == _TOKENS_AS_WRITTEN.findall(text)
+    if text.isascii():
+        assert learned._ASCII_WORD.findall(text) == _ASCII_TOKENS_AS_WRITTEN.findall(text)
+    spans = [match.span() for match in _COLLAPSE_AS_WRITTEN.finditer(text)]
+    assert [match.span() for match in _NEEDS_COLLAPSE.finditer(text)] == spans
+    if text.isascii():  # the ASCII path asks `"  " in text` instead of its pattern
+        assert ("  " in text) == bool(_NEEDS_COLLAPSE_ASCII.search(text))
