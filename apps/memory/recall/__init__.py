@@ -8,9 +8,12 @@
    serves; LIKE for CJK, which has no case; CJK runs of one or two characters can't use
    trigrams and are matched within the scope; LIKE on SQLite). The scan stops after
    SCAN_LIMIT matching rows, which are ordered by how many patterns they contain;
-   CANDIDATE_LIMIT are kept. A long CJK query whose trigrams find too little gets a
-   second pass on its bigrams. Only when asked (`pad`), the scope's most important, most
-   recently used items top the list up to top_k, labelled "padding".
+   CANDIDATE_LIMIT are kept. Where the `rum` extension is installed, the lexeme index
+   (`lexemes`) serves the same patterns instead: it reads only the scope's entries and
+   hands over its CANDIDATE_LIMIT best-ranked matches, however many there are. A long CJK
+   query whose trigrams find too little gets a second pass on its bigrams. Only when
+   asked (`pad`), the scope's most important, most recently used items top the list up
+   to top_k, labelled "padding".
 3. With a query embedding, the vector path (`vectors`) adds the VECTOR_LIMIT nearest
    items of the same embedding model with no lexical pre-selection: an HNSW index is
    walked for a large scope (its own index, apps.memory.vectors.index_large_scopes, or
@@ -33,8 +36,9 @@
 5. Accesses are recorded off the request path: one Celery task, enqueued on commit,
    applies one set-based UPDATE for all hits (apps.memory.services.record_recall_accesses).
 
-The rooms: `query` (analysis), `candidates` (the SQL pre-selection), `vectors` (the
-nearest embeddings), `ranking` (fusion and scores); this
+The rooms: `query` (analysis), `candidates` (the SQL pre-selection), `lexemes` (its
+index, where rum exists), `vectors` (the nearest embeddings), `ranking` (fusion and
+scores); this
 module holds the entry point, `recall_memories`, and re-exports the parts.
 """
 

@@ -17,6 +17,7 @@ from django.db import connection
 from django.db.models import Q
 
 from apps.memory.models import MemoryItem, MemoryStatus
+from apps.memory.recall.lexemes import LEXEMES_COLUMN, lexeme_index_available, lexeme_query
 from apps.memory.recall.query import QueryTerm, cjk_bigram_patterns, sql_patterns
 from apps.tenancy.models import Scope
 from memory_console.db import parse_timestamps_natively, planned_for_each_call
@@ -85,11 +86,17 @@ def recallable_filters(
     memory_types: Sequence[str],
     categories: Sequence[int],
     alias: str = "",
+    scoped: bool = True,
 ) -> tuple[list[str], list[Any]]:
-    """`recallable` as SQL conditions (columns of table `alias`, if given) and parameters."""
+    """`recallable` as SQL conditions (columns of table `alias`, if given) and parameters;
+    without the tenant and scope ones unless `scoped` (for a statement whose other
+    condition selects the scope already)."""
     column = f"{alias}." if alias else ""
-    filters = [f"{column}tenant_id = %s", f"{column}scope_id = %s", f"{column}status = %s"]
-    params: list[Any] = [scope.tenant_id, scope.pk, MemoryStatus.ACTIVE]
+    filters = [f"{column}status = %s"]
+    params: list[Any] = [MemoryStatus.ACTIVE]
+    if scoped:
+        filters = [f"{column}tenant_id = %s", f"{column}scope_id = %s", *filters]
+        params = [scope.tenant_id, scope.pk, *params]
     filters.append(f"({column}expires_at IS NULL OR {column}expires_at > %s)")
     params.append(connection.ops.adapt_datetimefield_value(now))
     if memory_types:
@@ -114,7 +121,8 @@ def _lexical_candidates_sql(
 
     Latin patterns use ILIKE on PostgreSQL (the trigram index serves them); CJK patterns
     have no case and use LIKE, which is cheaper. SQLite's LIKE is case-insensitive for
-    ASCII already.
+    ASCII already. With the lexeme index (apps.memory.recall.lexemes) the scan is of the
+    CANDIDATE_LIMIT matches the index ranks best, and the patterns only count term_hits.
     """
     postgres = connection.vendor == "postgresql"
     matches, match_params = [], []
@@ -125,16 +133,31 @@ def _lexical_candidates_sql(
         matches.append(f"text {operator} %s{escape}")
         match_params.append(f"%{escaped}%")
     columns = ", ".join(connection.ops.quote_name(name) for name in RANKING_FIELDS)
+    term_hits = " + ".join(f"(CASE WHEN {match} THEN 1 ELSE 0 END)" for match in matches)
+    table = connection.ops.quote_name(MemoryItem._meta.db_table)
+    order = "ORDER BY term_hits DESC, importance DESC, last_access_at DESC"
+    if postgres and lexeme_index_available():
+        # The index finds the scope's matches (its lexemes carry the scope) and ranks them:
+        # only the best are read. Tenant and scope conditions beside it would only lead
+        # the planner to intersect their indexes with it and sort every match instead.
+        filters, params = recallable_filters(
+            scope=scope, now=now, memory_types=memory_types, categories=categories, scoped=False
+        )
+        query = lexeme_query(scope.pk, patterns)
+        sql = (
+            f"SELECT * FROM (SELECT {columns}, {term_hits} AS term_hits FROM {table} "  # noqa: S608
+            f"WHERE {' AND '.join(filters)} AND {LEXEMES_COLUMN} @@ %s::tsquery "
+            f"ORDER BY {LEXEMES_COLUMN} <=> %s::tsquery LIMIT {CANDIDATE_LIMIT:d}) AS ranked "
+            f"{order}"
+        )
+        return sql, [*match_params, *params, query, query]
     filters, params = recallable_filters(
         scope=scope, now=now, memory_types=memory_types, categories=categories
     )
-    term_hits = " + ".join(f"(CASE WHEN {match} THEN 1 ELSE 0 END)" for match in matches)
-    table = connection.ops.quote_name(MemoryItem._meta.db_table)
     sql = (
         f"SELECT * FROM (SELECT {columns}, {term_hits} AS term_hits FROM {table} "  # noqa: S608
         f"WHERE {' AND '.join(filters)} AND ({' OR '.join(matches)}) "
-        f"LIMIT {SCAN_LIMIT:d}) AS scanned "
-        f"ORDER BY term_hits DESC, importance DESC, last_access_at DESC LIMIT {CANDIDATE_LIMIT:d}"
+        f"LIMIT {SCAN_LIMIT:d}) AS scanned {order} LIMIT {CANDIDATE_LIMIT:d}"
     )
     return sql, [*match_params, *params, *match_params]
 
