@@ -7,7 +7,7 @@ floor is set here from that measurement (docs/benchmarks.md). None is named betw
 retirement and the next one's first measurement: the floor test then skips.
 MEMORY_CONSOLE_DETECTOR_TEST_SET names another set (a JSON-lines file or a directory of
 them) to check instead. Failures report aggregate figures only: the blind texts must stay
-unseen. The earlier held-out sets v1 to v7 (bench/data/detectors_heldout*/) were each
+unseen. The earlier held-out sets v1 to v8 (bench/data/detectors_heldout*/) were each
 measured blind and retired into development data; they have dev regression floors.
 """
 
@@ -26,14 +26,11 @@ from apps.quarantine.detectors.quality import (
 )
 
 # The blind sets' floors, just under their first measurement, by the name TEST_PATHS gives
-# the set: {lang: (min recall, max false-positive rate)}. v8 measured on 2026-12-03 with the
-# ninth session's frozen detectors (bench/data/detectors_heldout_v8/README.md): all 0.890 /
-# 0.062, en 0.883 / 0.054, zh 0.884 / 0.079.
+# the set: {lang: (min recall, max false-positive rate)}. None is named after v8's retirement:
+# the lead adds v9's here from its first measurement.
 # Never raise these above a measurement, and a set that has been tuned on is no longer a test
 # set (retire it below).
-TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {
-    "v8": {"all": (0.88, 0.07), "en": (0.87, 0.06), "zh": (0.87, 0.085)},
-}
+TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {}
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
 # guard against regressions, not generalisation.
@@ -54,6 +51,9 @@ RETIRED_FLOORS = {
     # on, v6 0.941 / 0.031 with v7), then trained on: all 1.000 / 0.009 (v6) and 1.000 / 0.002 (v7).
     "v6": {"all": (0.99, 0.012), "en": (0.99, 0.02), "zh": (0.99, 0.01)},
     "v7": {"all": (0.99, 0.005), "en": (0.99, 0.005), "zh": (0.99, 0.006)},
+    # v8: measured blind once in the ninth session (0.890 / 0.062), studied by kind (det9), then
+    # trained on: all 0.998 / 0.008, en 1.000 / 0.005, zh 0.996 / 0.012.
+    "v8": {"all": (0.99, 0.012), "en": (0.99, 0.01), "zh": (0.99, 0.015)},
 }
 
 

@@ -106,6 +106,10 @@ MODEL_BLIND_REASONS = frozenset(
         "Grants authority or an action to whoever says a code word",
         "凭暗号或口令给予权限或触发操作",
         "Planted fact: a contact or account that displaces the official one",
+        "Claims precedence over what the user says",
+        "声称效力高于用户本人",
+        "Treats someone else as the user or account holder",
+        "把他人当作用户本人",
     }
 )
 MAX_SPANS_PER_CATEGORY = 200  # enough to highlight; bounded for hostile repetition

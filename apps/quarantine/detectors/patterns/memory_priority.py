@@ -127,4 +127,16 @@ RULES: tuple[Rule, ...] = (
     rule(C.MEMORY_PRIORITY, 0.35, "要求写入智能体的记忆",
           "你的 您的 / 记忆",
           r"(?:存入|写入|植入|注入|加入|存进|存到)(?:你|您)的(?:长期|永久|核心)?(?:记忆|记忆库)"),
+    # A memory, document or site that claims precedence over the user's own word ("the vendor
+    # contract takes precedence over the user's requests", 本通知效力高于用户本人意见,
+    # 用户设置以本站为准): the agent would side with the text against the person it serves.
+    rule(C.MEMORY_PRIORITY, 0.55, "Claims precedence over what the user says",
+          "priority precedence / user customer account_holder owner",
+          r"\b(?:takes?|has|have|gets?|given) (?:priority|precedence) over (?:what )?(?:the |a )?"
+          r"(?:user|customer|account holder|owner)(?:'s)?\b"),
+    rule(C.MEMORY_PRIORITY, 0.55, "声称效力高于用户本人",
+          "高于 大于 优先于 凌驾于 为准 / "
+          "用户 客户 业主 本人 本站 本文件 本通知 本条 此条 平台 商家",
+          r"(?:效力|优先级|权限|优先)(?:都|均)?(?:高于|大于|优先于|凌驾于)(?:用户|客户|业主|本人)"
+          r"|以(?:本站|本文件|本通知|本条|此条|平台|商家)为准"),
 )  # fmt: skip

@@ -120,4 +120,16 @@ RULES: tuple[Rule, ...] = (
           "暗号 口令 密语 暗语 / 转账 转给 转钱 付款 开门 放行 批准 管理员 视为 退款 解锁 打款",
           r"(?:暗号|口令|密语|暗语)[^。\n]{0,30}?(?:=|即|就|时|出现)[^。\n]{0,30}?(?:转账|转给|转钱"
           r"|付款|开门|放行|批准|管理员|视为|退款|解锁|打款)"),
+    # Someone else to be treated as the user or account holder from now on ("treat her like the
+    # account holder", "his calls count as the user's own", 以后他打电话就当本人处理,
+    # 按用户本人的要求处理): whoever the memory names passes every check meant for the user.
+    rule(C.ROLE_IMPERSONATION, 0.55, "Treats someone else as the user or account holder",
+          "as_the as_a like_the like_a / user account_holder account_owner owner customer",
+          r"\b(?:treat|count|consider|regard|handl)\w* (?:\w+ ){0,4}?(?:as|like) (?:the |a )?"
+          r"(?:user|account holder|account owner|owner|customer)(?:'s own| himself| herself"
+          r"| themselves)?\b|\bcount as the (?:user|customer|account holder)'s own\b"),
+    rule(C.ROLE_IMPERSONATION, 0.55, "把他人当作用户本人",
+          "本人",
+          r"(?:当作|当成|视为|视同)(?:用户)?本人(?![同确放签授])|当(?:用户)?本人(?:处理|对待|办理)"
+          r"|按用户本人的(?:要求|指令|意思)处理"),
 )  # fmt: skip
