@@ -67,11 +67,11 @@ WRITTEN_PATHS = tuple(
 # A blind test set lives outside the repository until its first measurement (its author
 # never saw the rules, nobody tuning them reads it); then it is committed as the test set:
 # never tune, train or look at it; when it has been tuned on, retire it beside v1-v8 and
-# write the next. None is named between v8's retirement and v9's first measurement: the lead
-# adds v9 here (TEST_PATHS = {"v9": ...}) with its floor in
-# tests/quarantine/test_detection_heldout.py (TEST_FLOORS) once it is measured. Until then
-# the benchmark takes a set as `--test PATH`, the floor test from this environment variable.
-TEST_PATHS: dict[str, Path] = {}
+# write the next. v9 was measured first on 2026-12-03 (its README); its floor is in
+# tests/quarantine/test_detection_heldout.py (TEST_FLOORS). The benchmark takes another set
+# as `--test PATH`, the floor test from this environment variable.
+HELDOUT_V9_PATH = DATA / "detectors_heldout_v9" / "test.jsonl"
+TEST_PATHS: dict[str, Path] = {"v9": HELDOUT_V9_PATH}
 TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 # The channel a data set names for a text, as the API's `source_kind`: a person's own words
 # are an explicit statement; documents, e-mails and web pages are external content.
