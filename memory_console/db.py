@@ -13,6 +13,7 @@ than the database spent answering. Here the compiling is done once per process:
 
 `planned_for_each_call` undoes one side effect of prepared statements where it hurts.
 `delete_by_keys` deletes a batch of rows set-based, one bound array per statement.
+`relation_present` tells whether an optional extension's table or index was created.
 """
 
 import threading
@@ -404,3 +405,20 @@ def advisory_lock(name: str, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[bool]
             except DatabaseError:
                 # A broken transaction or connection: closing the connection frees it.
                 connection.close()
+
+
+_relations_present: dict[tuple[str, str], bool] = {}
+
+
+def relation_present(relation: str, *, using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether this PostgreSQL database holds the table or index `relation`, checked once per
+    database and name: the objects migrations create only where an extension exists."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return False
+    key = (connection.settings_dict["NAME"], relation)
+    if key not in _relations_present:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [relation])
+            _relations_present[key] = bool(cursor.fetchone()[0])
+    return _relations_present[key]

@@ -27,30 +27,19 @@ from typing import Any
 
 from django.db import connection
 
+from memory_console.db import relation_present
+
 TABLE = "memory_itemembedding"
 INDEXED_DIMENSIONS = 384  # migration 0010's partial HNSW index serves this dimension
 SCOPE_INDEX_MIN_ROWS = 10_000
 SCOPE_INDEX_PREFIX = f"{TABLE}_hnsw_scope_"
 # An HNSW build is far faster with its graph in memory (a 50,000-vector scope: ~100 MB).
 SCOPE_INDEX_BUILD_MEMORY = "512MB"
-_available: dict[str, bool] = {}
 
 
 def vector_search_available() -> bool:
-    """Whether this database has the pgvector table (checked once per database name)."""
-    if connection.vendor != "postgresql":
-        return False
-    name = connection.settings_dict["NAME"]
-    if name not in _available:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [TABLE])
-            _available[name] = bool(cursor.fetchone()[0])
-    return _available[name]
-
-
-def forget_availability() -> None:
-    """Check again on next use (after a migration created or dropped the table)."""
-    _available.clear()
+    """Whether this database has the pgvector table (migration 0013 creates it only there)."""
+    return relation_present(TABLE)
 
 
 def decode_embedding(raw: bytes | memoryview | None) -> array | None:

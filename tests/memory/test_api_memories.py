@@ -230,7 +230,7 @@ def test_list_rejects_bad_filters(api_a, params):
 
 def test_list_is_cursor_paginated_with_bounded_queries(api_a, django_assert_max_num_queries):
     for n in range(7):
-        write(api_a, content={"text": f"memory {n}"})
+        write(api_a, content={"text": f"Prefers aisle seat {n} on morning flights."})
     seen = []
     url = f"{LIST}?limit=3"
     while url:

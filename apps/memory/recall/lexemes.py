@@ -21,23 +21,15 @@ Where the extension or the index is missing, recall keeps the trigram path.
 
 from collections.abc import Sequence
 
-from django.db import connection
+from memory_console.db import relation_present
 
 LEXEME_INDEX = "memory_memoryitem_recall_lexemes"
 LEXEMES_COLUMN = "recall_lexemes"
-_available: dict[str, bool] = {}
 
 
 def lexeme_index_available() -> bool:
-    """Whether this database has the lexeme index (checked once per database name)."""
-    if connection.vendor != "postgresql":
-        return False
-    name = connection.settings_dict["NAME"]
-    if name not in _available:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [LEXEME_INDEX])
-            _available[name] = bool(cursor.fetchone()[0])
-    return _available[name]
+    """Whether this database has the lexeme index (migration 0014 creates it only with rum)."""
+    return relation_present(LEXEME_INDEX)
 
 
 def scope_lexeme(scope_id: int, word: str) -> str:
