@@ -159,6 +159,6 @@ def test_benign_settings_receipts_and_idioms_stay_clear(text):
 
 
 def test_every_model_blind_reason_is_one_a_rule_or_the_planted_fact_cue_gives():
-    scoring = Path(directive.__file__).with_name("scoring.py").read_text(encoding="utf-8")
+    planted = Path(directive.__file__).with_name("planted.py").read_text(encoding="utf-8")
     named = {rule.reason for rule in RULES}
-    assert all(reason in named or f'"{reason}"' in scoring for reason in MODEL_BLIND_REASONS)
+    assert all(reason in named or f'"{reason}"' in planted for reason in MODEL_BLIND_REASONS)

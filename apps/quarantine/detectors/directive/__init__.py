@@ -36,15 +36,15 @@ from apps.quarantine.detectors.directive.matching import (
     ANCHOR_WINDOW,
     ActionCue,
     Bilingual,
+    DirectiveHit,
     Screened,
 )
+from apps.quarantine.detectors.directive.planted import PLANTED_FACT_WINDOW
 from apps.quarantine.detectors.directive.scoring import (
     MIN_DIRECTIVE_SCORE,
     NEGATION_REACH,
-    PLANTED_FACT_WINDOW,
     REPORTED_FACTOR,
     Damping,
-    DirectiveHit,
     Negated,
     analyse,
     is_self_preference,

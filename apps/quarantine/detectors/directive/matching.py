@@ -4,11 +4,20 @@ on texts with ideographs), action cues screened by literal anchors, windows arou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from apps.quarantine.detectors.literals import LiteralTable
 from apps.quarantine.detectors.patterns.base import has_ideographs
 from apps.quarantine.detectors.prefixes import prefiltered
+
+
+@dataclass
+class DirectiveHit:
+    """One category's result: the best score, its reason and the spans of the cues."""
+
+    score: float
+    reason: str
+    spans: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _top_level_alternatives(pattern: str) -> list[str]:

@@ -1,12 +1,11 @@
 """Scoring of the directive pass: sentences, actions and their context combined into
-directive, quoted-instruction and planted-fact findings."""
+directive and quoted-instruction findings (planted facts: planted.py)."""
 
 from __future__ import annotations
 
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol
 
@@ -15,9 +14,6 @@ from apps.quarantine.detectors.directive.cues import (
     _ACTIONS,
     _ALWAYS_MATTERS,
     _CARRIERS,
-    _CHANNELS,
-    _DISPLACED,
-    _DISSEMINATE,
     _HIDDEN,
     _IDEOGRAPH_SEPARATOR,
     _LEET,
@@ -29,24 +25,14 @@ from apps.quarantine.detectors.directive.cues import (
     _SENTENCE_END,
     _TELL,
     _TEMPLATES,
-    _UPDATE,
     _VALUE,
     DIRECTIVE,
-    PLANTED_FACT,
     QUOTED_INSTRUCTION,
 )
-from apps.quarantine.detectors.directive.matching import ActionCue, _windowed
+from apps.quarantine.detectors.directive.matching import ActionCue, DirectiveHit, _windowed
+from apps.quarantine.detectors.directive.planted import add_planted_fact
 from apps.quarantine.detectors.literals import LiteralTable
 from apps.quarantine.detectors.patterns.base import has_ideographs
-
-
-@dataclass
-class DirectiveHit:
-    """One category's result: the best score, its reason and the spans of the cues."""
-
-    score: float
-    reason: str
-    spans: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _sentences(text: str) -> list[int]:
@@ -260,7 +246,7 @@ def _analyse_once(
     pinyin = _PINYIN_CUES.spans(text)
     hidden = _HIDDEN.spans(text)
     if not (matched or templates or pinyin or hidden):
-        return _planted_fact(text, hits)
+        return add_planted_fact(text, hits)
     cues = context_cues(text)
     starts = _sentences(text)
 
@@ -359,55 +345,4 @@ def _analyse_once(
                 "Instructions inside quoted tool output or a retrieved document",
                 [carrier, *best.spans[:1]],
             )
-    return _planted_fact(text, hits)
-
-
-PLANTED_FACT_WINDOW = 160  # characters either side of the channel searched for the rest
-
-
-def _planted_fact(text: str, hits: dict[str, DirectiveHit]) -> dict[str, DirectiveHit]:
-    """An authoritative update of a channel people rely on, near that channel's mention."""
-    best: DirectiveHit | None = None
-    cues: ContextCues | None = None
-    for channel in _CHANNELS.spans(text)[:8]:
-        low = max(0, channel[0] - PLANTED_FACT_WINDOW)
-        high = min(len(text), channel[1] + PLANTED_FACT_WINDOW)
-        value = _VALUE.search(text, low, high)
-        disseminate = _DISSEMINATE.search(text, low, high)
-        if not (value or disseminate):
-            continue
-        update = _UPDATE.search(text, low, high)
-        if update is None:
-            continue
-        if cues is None:
-            cues = context_cues(text)
-        if cues.first("self", channel[0] - 20, channel[1]):
-            continue
-        if disseminate and value:
-            score, reason = 0.55, "Planted fact: an updated channel or account to pass on"
-        elif disseminate:
-            score, reason = 0.45, "Planted fact: an updated policy to pass on to others"
-        elif value:
-            score, reason = 0.3, "Planted fact: an updated contact, account or link"
-        else:
-            continue
-        if best is None or score > best.score:
-            spans = [channel, update.span()]
-            spans += [match.span() for match in (disseminate, value) if match is not None]
-            best = DirectiveHit(score, reason, spans)
-    displaced = _DISPLACED.search(text) if best is None or best.score < 0.55 else None
-    if displaced is not None:
-        low = max(0, displaced.start() - PLANTED_FACT_WINDOW)
-        value = _VALUE.search(text, low, min(len(text), displaced.end() + PLANTED_FACT_WINDOW))
-        if cues is None:
-            cues = context_cues(text)
-        # A person's own new number ("my old number is no longer in use") is theirs to give.
-        if value is not None and not cues.first("self", displaced.start() - 20, displaced.end()):
-            best = DirectiveHit(
-                0.55,
-                "Planted fact: a contact or account that displaces the official one",
-                [displaced.span(), value.span()],
-            )
-    if best is not None:
-        hits[PLANTED_FACT] = best
-    return hits
+    return add_planted_fact(text, hits)
