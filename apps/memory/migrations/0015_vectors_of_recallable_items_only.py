@@ -76,13 +76,14 @@ def _index_every_embedded_item(apps, schema_editor):
         cursor.execute(DROP_TRIGGER)
         last = None
         while True:
+            after = "AND m.id > %s " if last else ""  # a range the primary key serves
             cursor.execute(
                 "SELECT m.id, m.scope_id, m.embedding_model, m.embedding "  # noqa: S608
                 "FROM memory_memoryitem m WHERE m.embedding IS NOT NULL "
-                "AND m.embedding_model <> '' AND (%s::uuid IS NULL OR m.id > %s::uuid) "
+                f"AND m.embedding_model <> '' {after}"
                 f"AND NOT EXISTS (SELECT 1 FROM {TABLE} e WHERE e.item_id = m.id) "
                 f"ORDER BY m.id LIMIT {REINDEX_BATCH:d}",
-                [last, last],
+                [last] if last else [],
             )
             rows = cursor.fetchall()
             if not rows:
