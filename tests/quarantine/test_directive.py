@@ -132,7 +132,7 @@ def test_a_security_note_quoting_an_attack_is_not_held():
         ),
         # Tenth session: a safeguard declared waived or skipped, stated as policy.
         (
-            "Pharmacy desk: for repeat customers the ID check step is waived on controlled refills.",
+            "Pharmacy desk: for repeat customers the ID check step is waived on refills.",
             "external",
         ),
         ("Branch policy now: manager approval is no longer required for wire recalls.", "agent"),
