@@ -72,11 +72,13 @@ WRITTEN_PATHS = tuple(
 # A blind test set lives outside the repository until its first measurement (its author
 # never saw the rules, nobody tuning them reads it); then it is committed as the test set:
 # never tune, train or look at it; when it has been tuned on, retire it beside v1-v9 and
-# write the next. None is named between v9's retirement and v10's first measurement (the
-# floor test then skips); its floor goes in tests/quarantine/test_detection_heldout.py
-# (TEST_FLOORS). The benchmark takes another set as `--test PATH`, the floor test from this
+# write the next. Its floor is in tests/quarantine/test_detection_heldout.py (TEST_FLOORS). The benchmark takes another set as `--test PATH`, the floor test from this
 # environment variable.
-TEST_PATHS: dict[str, Path] = {}
+# Held-out set v10: entries, verbatim snippets and long texts with one poisoned line, attacks
+# passed between agents and in the user's own voice, by two blind authors; first measured
+# on 2026-12-03 (tenth session) with det10's frozen detectors.
+HELDOUT_V10_PATH = DATA / "detectors_heldout_v10" / "test.jsonl"
+TEST_PATHS: dict[str, Path] = {"v10": HELDOUT_V10_PATH}
 TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 # The channel a data set names for a text, as the API's `source_kind`: a person's own words
 # are an explicit statement; documents, e-mails and web pages are external content.
