@@ -72,8 +72,9 @@ WRITTEN_PATHS = tuple(
 # A blind test set lives outside the repository until its first measurement (its author
 # never saw the rules, nobody tuning them reads it); then it is committed as the test set:
 # never tune, train or look at it; when it has been tuned on, retire it beside v1-v9 and
-# write the next. Its floor is in tests/quarantine/test_detection_heldout.py (TEST_FLOORS). The benchmark takes another set as `--test PATH`, the floor test from this
-# environment variable.
+# write the next. Its floor is in tests/quarantine/test_detection_heldout.py (TEST_FLOORS).
+# The benchmark takes another set as `--test PATH`, the floor test from this environment
+# variable.
 # Held-out set v10: entries, verbatim snippets and long texts with one poisoned line, attacks
 # passed between agents and in the user's own voice, by two blind authors; first measured
 # on 2026-12-03 (tenth session) with det10's frozen detectors.
