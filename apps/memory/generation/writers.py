@@ -1,12 +1,14 @@
 """Writing synthetic rows: COPY on PostgreSQL (optionally around rebuilt indexes),
 bulk_create elsewhere. With an embedding model, each row carries the deterministic
 embedder's vector (apps.memory.generation.embedding), and on PostgreSQL with pgvector
-its vector-index row goes in by a second COPY per chunk (the HNSW index rebuilt after)."""
+its vector-index row goes in by a second COPY per chunk (the HNSW index rebuilt after),
+for the rows recall can return (apps.memory.vectors.indexed)."""
 
 import json
 import math
 import secrets
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,7 +19,7 @@ from apps.memory.generation.embedding import DIMENSIONS
 from apps.memory.generation.rows import RowFactory, ensure_scopes
 from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.vectors import TABLE as VECTOR_TABLE
-from apps.memory.vectors import vector_search_available
+from apps.memory.vectors import indexed, vector_search_available
 
 COPY_CHUNK_ROWS = 20_000
 # Loads at least this large (and ≥ half the table) drop and rebuild secondary indexes.
@@ -162,11 +164,15 @@ def detach_secondary_structures(cursor) -> list[str]:
     return restore
 
 
-def vector_copy_line(row: dict) -> str:
-    """The row's vector-index row (apps.memory.vectors) in COPY text format."""
-    return (
-        f"{row['id']}\t{row['scope_id']}\t{row['embedding_model']}\t{DIMENSIONS}\t{row['vector']}"
-    )
+def vector_copy_lines(rows: list[dict], *, now: datetime) -> Iterator[str]:
+    """The vector-index rows (apps.memory.vectors) of those rows that have one (`indexed`:
+    active, unexpired), in COPY text format, each ending in a newline."""
+    for row in rows:
+        if indexed(status=row["status"], expires_at=row["expires_at"], embedded=True, now=now):
+            yield (
+                f"{row['id']}\t{row['scope_id']}\t{row['embedding_model']}\t{DIMENSIONS}\t"
+                f"{row['vector']}\n"
+            )
 
 
 def detach_vector_indexes(cursor) -> list[str]:
@@ -210,7 +216,7 @@ def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) ->
                 copy.write("\n".join(map(copy_line, rows)) + "\n")
             if vectors:
                 with cursor.cursor.copy(VECTOR_COPY) as copy:
-                    copy.write("\n".join(map(vector_copy_line, rows)) + "\n")
+                    copy.write("".join(vector_copy_lines(rows, now=factory.now)))
             remaining -= chunk
         rebuild_started = time.perf_counter()
         # An HNSW build over a million vectors wants its graph in memory (pgvector warns
