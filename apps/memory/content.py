@@ -32,4 +32,10 @@ def normalise_for_hash(text: str) -> str:
 
 def content_hash(content: dict[str, Any]) -> str:
     """sha256 of the normalised rendering; the dedupe key within a scope."""
-    return hashlib.sha256(normalise_for_hash(render_text(content)).encode()).hexdigest()
+    return rendering_hash(render_text(content))
+
+
+def rendering_hash(text: str) -> str:
+    """`content_hash` of the content that `text` is the rendering of (`render_text`), for a
+    caller that has just rendered it."""
+    return hashlib.sha256(normalise_for_hash(text).encode()).hexdigest()

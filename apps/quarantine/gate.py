@@ -36,7 +36,12 @@ def assess_draft(draft: Draft) -> Assessment:
     if written != text:
         text_assessment = spans_moved_onto(text_assessment, written=written, stored=text)
     rate = rate_signals_may_count(text_assessment, written)
-    if not _signals_could_tip(text_assessment, source_kind=source_kind, key=memory.key, rate=rate):
+    # A scope the write creates (a first write, a restore into new scopes) holds nothing
+    # to contradict (behaviour.contradiction_finding), so its key cannot add a signal.
+    contradictable_key = memory.key if memory.scope.pk is not None else ""
+    if not _signals_could_tip(
+        text_assessment, source_kind=source_kind, key=contradictable_key, rate=rate
+    ):
         return text_assessment
     signals = behaviour_findings(
         tenant_id=memory.tenant.pk,

@@ -124,3 +124,36 @@ def test_ordinary_field_names_are_not_secrets(field):
     draft = draft_for(SensitivePolicy.REDACT, content)
     SensitiveDataStage().inspect(draft)
     assert draft.memory.content == content
+
+
+@pytest.mark.django_db
+def test_identifiers_screened_again_get_the_same_verdict_from_one_scan(monkeypatch):
+    """A batch or a restore screens its few scope ids, sources and keys on every item: a
+    short identifier is scanned once and judged alike every time; a long one each time."""
+    from uuid import uuid4
+
+    import apps.memory.gate.sensitive as stage_module
+
+    scans: list[str] = []
+    real = stage_module.find_sensitive
+    monkeypatch.setattr(stage_module, "find_sensitive", lambda t: scans.append(t) or real(t))
+    tenant = TenantFactory(sensitive_policy=SensitivePolicy.REDACT)
+    scope = ScopeFactory(tenant=tenant)
+    key = f"contact:{uuid4().hex}@example.com"
+    long_source = f"{'x' * 200} {uuid4().hex}@example.com"
+    erased_scope = ScopeFactory.build(tenant=tenant, external_id=f"{uuid4().hex}@example.com")
+    for _ in range(3):
+        new = NewMemory(tenant=tenant, scope=scope, memory_type="semantic",
+                        content={"text": "plain"}, source=long_source, key=key)  # fmt: skip
+        draft = Draft(memory=new, actor=None)
+        SensitiveDataStage().inspect(draft)
+        assert draft.memory.key == "contact:[REDACTED:email]"
+        assert "@example.com" not in draft.memory.source  # redacted (and cut to 200)
+        assert draft.notes["sensitive_fields"] == ["key", "source"]
+        new = NewMemory(tenant=tenant, scope=erased_scope, memory_type="semantic",
+                        content={"text": "plain"}, source="test")  # fmt: skip
+        with pytest.raises(GateRejected) as refusal:
+            SensitiveDataStage().inspect(Draft(memory=new, actor=None))
+        assert refusal.value.code == "sensitive_identifier"
+    assert (scans.count(key), scans.count(erased_scope.external_id)) == (1, 1)
+    assert scans.count(long_source) == 3

@@ -27,6 +27,7 @@ from apps.quarantine.behaviour import (
 from apps.quarantine.detectors.base import Assessment, Finding, Span
 from apps.quarantine.gate import InjectionStage, assess_draft, spans_moved_onto
 from apps.quarantine.models import EntryStatus, QuarantineEntry
+from apps.tenancy.models import Scope
 from tests.factories import MemoryItemFactory, ScopeFactory
 from tests.quarantine.factories import QuarantineEntryFactory
 
@@ -241,6 +242,29 @@ def test_harmless_looking_inferred_write_contradicting_trusted_memory_is_quarant
     judge(draft)
     assert draft.status == MemoryStatus.QUARANTINED
     assert "behaviour" in draft.notes["injection"]["detectors"]
+
+
+def test_a_keyed_write_into_a_scope_not_yet_created_is_judged_without_asking_the_signals(
+    tenant_a, monkeypatch
+):
+    """A scope the write creates holds nothing to contradict, so the signals are not asked
+    for a keyed inferred write there (its verdict stays the text's); into an existing scope
+    the same write asks for them."""
+    import apps.quarantine.gate as injection
+
+    asked = []
+    monkeypatch.setattr(
+        injection, "behaviour_findings", lambda **signal: asked.append(signal["scope_id"]) or []
+    )
+    content, key = {"text": "FR76 9999"}, "payout.iban"
+    new_scope = Scope(tenant=tenant_a, kind="user", external_id="u_new")
+    draft = make_draft(new_scope, content=content, key=key, source_kind=SourceKind.INFERRED)
+    judge(draft)
+    assert draft.status == MemoryStatus.ACTIVE and asked == []
+
+    existing = ScopeFactory(tenant=tenant_a)
+    judge(make_draft(existing, content=content, key=key, source_kind=SourceKind.INFERRED))
+    assert asked == [existing.pk]
 
 
 # Issue 17 changed these: a rate signal alone no longer holds a write (it used to hold this

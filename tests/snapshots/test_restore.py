@@ -371,3 +371,41 @@ def test_a_package_sealed_before_a_key_rotation_restores_after_it(populated, ten
     with override_settings(MEMORY_CONSOLE_ENCRYPTION_KEYS=[NEW_KEY, OLD_KEY]):
         result = restore_snapshot(stream=io.BytesIO(data), tenant=tenant_b, actor="test")
     assert result.outcome["inserted"] == 7
+
+
+def _keyed_package(value: str, *, source_kind: str) -> bytes:
+    """One item of scope user:u_7 with key payout.iban and this value."""
+    out = io.BytesIO()
+    header = {"format": "mcpkg", "version": 2, "tenant": "elsewhere",
+              "counts": {"items": 1, "scopes": 1}}  # fmt: skip
+    writer = PackageWriter(out, header=header, passphrase=PASSPHRASE)
+    writer.write_line(json.dumps({"t": "scope", "n": 0, "kind": "user", "external_id": "u_7",
+                                  "subject": "u_7", "items": 1}))  # fmt: skip
+    writer.write_line(json.dumps({
+        "t": "item", "s": 0, "id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+        "memory_type": "semantic", "key": "payout.iban", "content": {"text": value},
+        "source_kind": source_kind, "importance": 0.5, "created_at": "2026-01-01T00:00:00+00:00",
+    }))  # fmt: skip
+    writer.close()
+    return out.getvalue()
+
+
+def test_a_keyed_value_contradicting_an_established_memory_is_held_only_where_one_is(tenant_b):
+    """The contradiction signal of the injection stage: a package's inferred value for a key
+    that an established, often recalled item of the target scope holds otherwise is held;
+    mapped into a scope the restore creates, where nothing is established, it lands (the
+    signal is not even asked: that scope holds nothing to contradict)."""
+    write(tenant_b, "user:u_7", {"text": "DE02 1001"}, key="payout.iban")
+    MemoryItem.objects.filter(tenant=tenant_b).update(access_count=30)
+    package = _keyed_package("FR76 9999", source_kind="inferred")
+
+    mapped = _restore(package, tenant_b, mapping=parse_mapping_args(["user:u_7=user:u_8"]))
+    assert mapped.outcome["quarantined"] == 0
+    landed = MemoryItem.objects.get(tenant=tenant_b, scope__external_id="u_8")
+    assert landed.status == MemoryStatus.ACTIVE
+
+    held = _restore(package, tenant_b)
+    assert held.report["totals"]["quarantined"] == 1 and held.outcome["quarantined"] == 1
+    item = MemoryItem.objects.get(tenant=tenant_b, scope__external_id="u_7", text="FR76 9999")
+    assert item.status == MemoryStatus.QUARANTINED
+    assert QuarantineEntry.objects.filter(item=item).exists()

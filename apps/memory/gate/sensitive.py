@@ -11,13 +11,14 @@ content and applies the tenant's policy:
 Only content-free facts (the sorted kinds) reach the audit notes.
 """
 
+from functools import lru_cache
 from typing import Any
 
 from apps.audit.hashing import keyed_hash
 from apps.memory import crypto
-from apps.memory.content import content_hash, normalise_for_hash, render_text
+from apps.memory.content import normalise_for_hash, render_text, rendering_hash
 from apps.memory.gate import Draft, GateRejected
-from apps.memory.sensitive import find_sensitive, placeholder, redact, secret_field_kind
+from apps.memory.sensitive import Finding, find_sensitive, placeholder, redact, secret_field_kind
 from apps.tenancy.models import SensitivePolicy
 
 
@@ -55,6 +56,20 @@ SCREENED_FIELDS = ("key", "source", "run_id")
 _SCREENED_FIELD_MAX = 200
 
 
+@lru_cache(maxsize=4096)
+def _short_identifier_findings(value: str) -> tuple[Finding, ...]:
+    return tuple(find_sensitive(value))
+
+
+def identifier_findings(value: str) -> tuple[Finding, ...]:
+    """`find_sensitive` of a scope id, key, source or run id. Those repeat from write to
+    write (a batch or a restore screens its few scopes' ids and sources on every item), so
+    the findings of short ones are remembered."""
+    if len(value) > _SCREENED_FIELD_MAX:
+        return tuple(find_sensitive(value))
+    return _short_identifier_findings(value)
+
+
 def screen_identifiers(draft: Draft, policy: str) -> None:
     """Screen the scope's external id and the key, source and run id of a write.
 
@@ -65,7 +80,7 @@ def screen_identifiers(draft: Draft, policy: str) -> None:
     """
     scope = draft.scope
     if scope is not None:
-        kinds = sorted({finding.kind for finding in find_sensitive(scope.external_id)})
+        kinds = sorted({finding.kind for finding in identifier_findings(scope.external_id)})
         if kinds:
             message = (
                 "The scope id contains sensitive data (" + ", ".join(kinds) + "); "
@@ -76,14 +91,14 @@ def screen_identifiers(draft: Draft, policy: str) -> None:
         value = getattr(draft.memory, name, "")
         if not isinstance(value, str) or not value:
             continue
-        findings = find_sensitive(value)
+        findings = identifier_findings(value)
         if not findings:
             continue
         kinds = sorted({finding.kind for finding in findings})
         if policy == SensitivePolicy.REJECT:
             message = f"The {name} contains sensitive data: " + ", ".join(kinds) + "."
             raise GateRejected(message, code="sensitive_data", fields={name: [message]})
-        setattr(draft.memory, name, redact(value, findings)[:_SCREENED_FIELD_MAX])
+        setattr(draft.memory, name, redact(value, list(findings))[:_SCREENED_FIELD_MAX])
         draft.notes.setdefault("sensitive_fields", []).append(name)
 
 
@@ -118,4 +133,4 @@ class SensitiveDataStage:
             return
         memory.content = redacted
         memory.text = render_text(redacted)
-        memory.content_hash = content_hash(redacted)
+        memory.content_hash = rendering_hash(memory.text)

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from apps.memory.content import content_hash, render_text
+from apps.memory.content import content_hash, render_text, rendering_hash
 from apps.memory.gate import Draft, GateRejected, Lookup, Twin
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryType
 from apps.memory.scoring import default_half_life
@@ -48,6 +48,8 @@ class ValidateStage:
         # these too.
         if not memory.text:
             memory.text = render_text(memory.content)
+            if not memory.content_hash:
+                memory.content_hash = rendering_hash(memory.text)
         if not memory.content_hash:
             memory.content_hash = content_hash(memory.content)
         if memory.last_access_at is None:

@@ -15,7 +15,8 @@ it on); elsewhere rows are prepared by the fields themselves (`get_db_prep_save`
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -117,7 +118,6 @@ def staging_tables() -> Iterator["StagingWriter"]:
 _COPY_SPECIAL = re.compile(r"[\\\t\n\r]")
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 _in_copy_order = itemgetter(*COLUMNS)
-_JSON_POSITIONS = tuple(index for index, name in enumerate(COLUMNS) if name in _JSON_COLUMNS)
 
 
 def _json_text(value: Any) -> str:
@@ -131,8 +131,15 @@ def _json_text(value: Any) -> str:
     return json.dumps(value)
 
 
+def _json_field(value: Any) -> str:
+    """A JSON column's value as COPY text: JSON text holds no raw tab or line break (the
+    encoder escapes them), only the backslashes of its own escapes."""
+    text = _json_text(value)
+    return text.replace("\\", "\\\\") if "\\" in text else text
+
+
 def _copy_text(value: Any) -> str:
-    """A value that is neither a plain string nor None as COPY text."""
+    """A value of a type `_FORMAT` does not list as COPY text."""
     if isinstance(value, str):  # a str subclass: a choices enum, say
         return str.translate(str(value), _COPY_ESCAPES)
     if value is True:
@@ -144,19 +151,32 @@ def _copy_text(value: Any) -> str:
     return str(value)  # int, float (its repr), UUID
 
 
+# The COPY text of the staged values' types other than str, looked up by exact type (an
+# isinstance chain per value cost more than the formatting); the JSON columns hold dicts
+# (content, metadata) and lists (flags), and no other column does. Other types, str
+# subclasses among them, go through `_copy_text`.
+_FORMAT: dict[type, Callable[[Any], str]] = {
+    dict: _json_field,
+    list: _json_field,
+    int: int.__repr__,
+    float: float.__repr__,
+    bool: {True: "t", False: "f"}.__getitem__,
+    datetime: datetime.isoformat,
+    uuid.UUID: uuid.UUID.__str__,
+}
+
+
 def copy_line(values: dict[str, Any]) -> str:
     """One staged row as a line of COPY text, in COPY order (`values` holds every column)."""
-    row = list(_in_copy_order(values))
-    for index in _JSON_POSITIONS:
-        row[index] = _json_text(row[index])
     special = _COPY_SPECIAL.search
+    format_of = _FORMAT.get
     fields = [
         (value.translate(_COPY_ESCAPES) if special(value) else value)
         if type(value) is str
         else "\\N"
         if value is None
-        else _copy_text(value)
-        for value in row
+        else (format_of(type(value)) or _copy_text)(value)
+        for value in _in_copy_order(values)
     ]
     return "\t".join(fields) + "\n"
 
