@@ -127,9 +127,10 @@ def test_ordinary_field_names_are_not_secrets(field):
 
 
 @pytest.mark.django_db
-def test_identifiers_screened_again_get_the_same_verdict_from_one_scan(monkeypatch):
+def test_clean_identifiers_are_scanned_once_and_sensitive_ones_never_remembered(monkeypatch):
     """A batch or a restore screens its few scope ids, sources and keys on every item: a
-    short identifier is scanned once and judged alike every time; a long one each time."""
+    short clean identifier is scanned once; one holding personal data is scanned (and
+    judged alike) every time, so it never lingers in the process; a long one each time."""
     from uuid import uuid4
 
     import apps.memory.gate.sensitive as stage_module
@@ -155,5 +156,7 @@ def test_identifiers_screened_again_get_the_same_verdict_from_one_scan(monkeypat
         with pytest.raises(GateRejected) as refusal:
             SensitiveDataStage().inspect(Draft(memory=new, actor=None))
         assert refusal.value.code == "sensitive_identifier"
-    assert (scans.count(key), scans.count(erased_scope.external_id)) == (1, 1)
+    assert (scans.count(key), scans.count(erased_scope.external_id)) == (3, 3)
+    assert key not in stage_module._CLEAN_IDENTIFIERS
+    assert scans.count(scope.external_id) == 1
     assert scans.count(long_source) == 3

@@ -11,7 +11,6 @@ content and applies the tenant's policy:
 Only content-free facts (the sorted kinds) reach the audit notes.
 """
 
-from functools import lru_cache
 from typing import Any
 
 from apps.audit.hashing import keyed_hash
@@ -56,18 +55,24 @@ SCREENED_FIELDS = ("key", "source", "run_id")
 _SCREENED_FIELD_MAX = 200
 
 
-@lru_cache(maxsize=4096)
-def _short_identifier_findings(value: str) -> tuple[Finding, ...]:
-    return tuple(find_sensitive(value))
+# Identifiers known to hold nothing sensitive. Only clean ones are remembered, so a value
+# with personal data in it (an e-mail as a key, say) never lingers in a long-lived process.
+_CLEAN_IDENTIFIERS: set[str] = set()
+_CLEAN_IDENTIFIERS_MAX = 4096
 
 
 def identifier_findings(value: str) -> tuple[Finding, ...]:
     """`find_sensitive` of a scope id, key, source or run id. Those repeat from write to
     write (a batch or a restore screens its few scopes' ids and sources on every item), so
-    the findings of short ones are remembered."""
-    if len(value) > _SCREENED_FIELD_MAX:
-        return tuple(find_sensitive(value))
-    return _short_identifier_findings(value)
+    short ones found clean are remembered."""
+    if value in _CLEAN_IDENTIFIERS:
+        return ()
+    findings = tuple(find_sensitive(value))
+    if not findings and len(value) <= _SCREENED_FIELD_MAX:
+        if len(_CLEAN_IDENTIFIERS) >= _CLEAN_IDENTIFIERS_MAX:
+            _CLEAN_IDENTIFIERS.clear()
+        _CLEAN_IDENTIFIERS.add(value)
+    return findings
 
 
 def screen_identifiers(draft: Draft, policy: str) -> None:
