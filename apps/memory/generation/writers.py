@@ -38,7 +38,7 @@ COPY_COLUMNS = [
     "flags", "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
     "metadata",
 ]  # fmt: skip
-LEXEMES_TRIGGER = "memory_recall_lexemes_on_insert"  # migrations 0014, 0015
+LEXEMES_TRIGGER = "memory_recall_lexemes_on_insert"  # migrations 0014, 0016
 VECTOR_COPY = f"COPY {VECTOR_TABLE} (item_id, scope_id, model, dims, embedding) FROM STDIN"
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 

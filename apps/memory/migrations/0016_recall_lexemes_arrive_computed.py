@@ -37,7 +37,7 @@ def _replace_trigger(condition: str):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("memory", "0014_recall_lexeme_index")]
+    dependencies = [("memory", "0015_vectors_of_recallable_items_only")]
 
     operations = [
         migrations.RunPython(
