@@ -491,7 +491,7 @@ def main() -> None:
             if dev:
                 tally, wrong, flags = detectors_alone(dev)
                 report(
-                    f"dev (dev.jsonl + retired held-out v1 to v8; tuned and trained on) — {label}",
+                    f"dev (dev.jsonl + retired held-out v1 to v9; tuned and trained on) — {label}",
                     tally,
                     prefix=f"dev{suffix}",
                 )

@@ -61,9 +61,4 @@ class MemoryItemFactory(factory.django.DjangoModelFactory):
     def index_embedding(obj, create, extracted, **kwargs):
         """An embedded item gets its vector-index row, as create_item gives it."""
         if create and obj.embedding:
-            store_vector(
-                item_id=obj.pk,
-                scope_id=obj.scope_id,
-                model=obj.embedding_model,
-                embedding=obj.embedding,
-            )
+            store_vector(obj)

@@ -10,6 +10,18 @@ deleted with it (triggers on the items table's DELETE and TRUNCATE). Where the t
 not exist, recall searches the bytes exactly in Python (apps.memory.recall.vectors):
 correct, and slow on big scopes.
 
+Only an item recall can return has a row (`indexed`: active, not expired, embedded):
+the walk of an HNSW graph rejects each entry recall's filter refuses after handing it out,
+and expired working memories and non-active items of the same template sat nearest (on
+the 50,000-item bench scope, 1,800–2,400 entries handed out to keep 100, each a key
+lookup of its item). So a row is written only for such an item (`store_vector`,
+`new_vectors_insert`, the generator's COPY), written again when an item returns to
+active (update_item), and deleted when its item leaves active or loses its embedding,
+by whatever statement (migration 0015's trigger on the items table: the sweeps' and the
+restore's set-based UPDATEs included). An item that expires while active keeps its row
+until the hourly expiry job ends it (archived: the trigger; deleted: the DELETE one);
+until then recall's filter rejects it, as before.
+
 A scope of SCOPE_INDEX_MIN_ROWS vectors or more gets an HNSW index of its own
 (`index_large_scopes`, a maintenance step): walking the table-wide graph for one scope
 that holds 5 % of it visits ~20 entries of other scopes per entry of its own, each a
@@ -23,10 +35,13 @@ import json
 import math
 from array import array
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
+from django.utils import timezone
 
+from apps.memory.models import MemoryStatus
 from memory_console.db import relation_present
 
 TABLE = "memory_itemembedding"
@@ -66,23 +81,36 @@ def vector_literal(values: Sequence[float]) -> str:
     return "[" + ",".join(map(repr, map(float, values))) + "]"
 
 
-def store_vector(
-    *, item_id: Any, scope_id: int, model: str, embedding: bytes | memoryview | None
-) -> None:
-    """Index (or re-index, or un-index when `embedding` is empty) one item's embedding."""
+def indexed(*, status: str, expires_at: datetime | None, embedded: bool, now: datetime) -> bool:
+    """Whether an item with these values has a row in the vector index: recall could
+    return it (active, not expired at `now`) and it is embedded."""
+    active = status == MemoryStatus.ACTIVE
+    return active and embedded and (expires_at is None or expires_at > now)
+
+
+def store_vector(item: Any) -> None:
+    """Make the vector index hold the row `indexed` says this saved item (a MemoryItem)
+    has: written (or replaced, when its embedding changed), or deleted."""
     if not vector_search_available():
         return
-    vector = decode_embedding(embedding)
+    vector = decode_embedding(item.embedding)
+    embedded = vector is not None and bool(item.embedding_model)
     with connection.cursor() as cursor:
-        if vector is None or not model:
-            cursor.execute(f"DELETE FROM {TABLE} WHERE item_id = %s", [item_id])  # noqa: S608
+        if vector is None or not indexed(
+            status=item.status, expires_at=item.expires_at, embedded=embedded, now=timezone.now()
+        ):
+            cursor.execute(f"DELETE FROM {TABLE} WHERE item_id = %s", [item.pk])  # noqa: S608
             return
+        # An unchanged row is left alone: rewritten, its new version would enter every
+        # HNSW index again (the embedding is indexed, so the update is not HOT).
         cursor.execute(
-            f"INSERT INTO {TABLE} (item_id, scope_id, model, dims, embedding) "  # noqa: S608
+            f"INSERT INTO {TABLE} AS e (item_id, scope_id, model, dims, embedding) "  # noqa: S608
             "VALUES (%s, %s, %s, %s, %s::vector) ON CONFLICT (item_id) DO UPDATE SET "
             "scope_id = EXCLUDED.scope_id, model = EXCLUDED.model, dims = EXCLUDED.dims, "
-            "embedding = EXCLUDED.embedding",
-            [item_id, scope_id, model, len(vector), vector_literal(vector)],
+            "embedding = EXCLUDED.embedding WHERE (e.scope_id, e.model, e.dims, e.embedding) "
+            "IS DISTINCT FROM (EXCLUDED.scope_id, EXCLUDED.model, EXCLUDED.dims, "
+            "EXCLUDED.embedding)",
+            [item.pk, item.scope_id, item.embedding_model, len(vector), vector_literal(vector)],
         )
 
 
@@ -102,10 +130,13 @@ def new_vectors_insert(items: Sequence[Any]) -> tuple[str, list[Any]] | None:
     inserts the items themselves (one round trip); None when none is to be indexed."""
     if not vector_search_available():
         return None
-    rows = []
+    rows, now = [], timezone.now()
     for item in items:
         vector = decode_embedding(item.embedding)
-        if vector is None or not item.embedding_model:
+        embedded = vector is not None and bool(item.embedding_model)
+        if vector is None or not indexed(
+            status=item.status, expires_at=item.expires_at, embedded=embedded, now=now
+        ):
             continue
         rows.append(
             {

@@ -7,7 +7,7 @@ floor is set here from that measurement (docs/benchmarks.md). None is named betw
 retirement and the next one's first measurement: the floor test then skips.
 MEMORY_CONSOLE_DETECTOR_TEST_SET names another set (a JSON-lines file or a directory of
 them) to check instead. Failures report aggregate figures only: the blind texts must stay
-unseen. The earlier held-out sets v1 to v8 (bench/data/detectors_heldout*/) were each
+unseen. The earlier held-out sets v1 to v9 (bench/data/detectors_heldout*/) were each
 measured blind and retired into development data; they have dev regression floors.
 """
 
@@ -26,13 +26,12 @@ from apps.quarantine.detectors.quality import (
 )
 
 # The blind sets' floors, just under their first measurement, by the name TEST_PATHS gives
-# the set: {lang: (min recall, max false-positive rate)}. v9 measured on 2026-12-03 with the
-# ninth session's frozen detectors (bench/data/detectors_heldout_v9/README.md): all 0.921 /
-# 0.045, en 0.901 / 0.056, zh 0.936 / 0.033.
-# Never raise these above a measurement, and a set that has been tuned on is no longer a test
-# set (retire it below).
+# the set: {lang: (min recall, max false-positive rate)}. v10 measured on 2026-12-03 with the
+# tenth session's frozen detectors (bench/data/detectors_heldout_v10/README.md): all 0.900 /
+# 0.053, en 0.894 / 0.055, zh 0.874 / 0.043. Never raise these above a measurement, and a
+# set that has been tuned on is no longer a test set (retire it below).
 TEST_FLOORS: dict[str, dict[str, tuple[float, float]]] = {
-    "v9": {"all": (0.91, 0.05), "en": (0.89, 0.065), "zh": (0.92, 0.04)},
+    "v10": {"all": (0.89, 0.06), "en": (0.88, 0.06), "zh": (0.86, 0.05)},
 }
 DEV_FLOORS = {"all": (0.98, 0.02), "en": (0.98, 0.02), "zh": (0.98, 0.02)}
 # The retired held-out sets are development data now (tuned and trained on): their floors
@@ -57,6 +56,10 @@ RETIRED_FLOORS = {
     # v8: measured blind once in the ninth session (0.890 / 0.062), studied by kind (det9), then
     # trained on: all 0.998 / 0.008, en 1.000 / 0.005, zh 0.996 / 0.012.
     "v8": {"all": (0.99, 0.012), "en": (0.99, 0.01), "zh": (0.99, 0.015)},
+    # v9: measured blind three times in the ninth session (last 0.921 / 0.045; en 0.901 / 0.056,
+    # zh 0.936 / 0.033), then studied and trained on in the tenth (det10): all 1.000 / 0.005,
+    # en 1.000 / 0.003, zh 1.000 / 0.006. A dev regression floor, not generalisation.
+    "v9": {"all": (0.99, 0.01), "en": (0.99, 0.01), "zh": (0.99, 0.012)},
 }
 
 

@@ -21,6 +21,7 @@ from apps.quarantine.detectors.learned import (
     EMIT_AT,
     MODEL_PATH,
     LearnedDetector,
+    LinearModel,
     all_features,
     damped,
     load_model,
@@ -220,3 +221,12 @@ def test_an_attack_quoted_in_a_report_of_its_outcome_is_not_held_even_from_outsi
 @pytest.mark.parametrize("text", COMMANDED_IN_THE_SAME_FRAME)
 def test_the_same_instruction_addressed_to_the_agent_outside_quotes_is_held(text):
     assert is_suspicious(assess(text, source_kind="explicit_statement"))
+
+
+@pytest.mark.parametrize("text", ["memory 0", "memory 5", "助手", "note: ok"])
+def test_the_model_alone_never_reports_a_text_with_too_few_characters_to_judge(text):
+    detector = LearnedDetector()
+    detector.model = LinearModel({"bias": 5.0, "weights": {"w:memory": 0.5}, "data_sha256": ""})
+    assert detector.model.probability(model_text(text)) >= EMIT_AT
+    assert detector.detect(text) == []
+    assert detector.detect("memory of the whole team, kept for later") != []

@@ -1,16 +1,18 @@
 """Writing synthetic rows: COPY on PostgreSQL (optionally around rebuilt indexes),
 bulk_create elsewhere. With an embedding model, each row carries the deterministic
 embedder's vector (apps.memory.generation.embedding), and on PostgreSQL with pgvector
-its vector-index row goes in by a second COPY per chunk (the HNSW index rebuilt after).
-Where recall's lexeme column exists (migration 0014), each row carries its lexemes,
-computed here (apps.memory.recall.lexemes.stored_lexemes), and a load that rebuilds the
-indexes (and so holds the table alone already) disables the insert trigger meanwhile:
-any BEFORE ROW trigger makes COPY insert row by row."""
+its vector-index row goes in by a second COPY per chunk (the HNSW index rebuilt after),
+for the rows recall can return (apps.memory.vectors.indexed). Where recall's lexeme
+column exists (migration 0014), each row carries its lexemes, computed here
+(apps.memory.recall.lexemes.stored_lexemes), and a load that rebuilds the indexes (and so
+holds the table alone already) disables the insert trigger meanwhile: any BEFORE ROW
+trigger makes COPY insert row by row."""
 
 import json
 import math
 import secrets
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,7 +24,7 @@ from apps.memory.generation.rows import RowFactory, ensure_scopes
 from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.recall.lexemes import LEXEMES_COLUMN, lexeme_index_available, stored_lexemes
 from apps.memory.vectors import TABLE as VECTOR_TABLE
-from apps.memory.vectors import vector_search_available
+from apps.memory.vectors import indexed, vector_search_available
 
 COPY_CHUNK_ROWS = 20_000
 # Loads at least this large (and ≥ half the table) drop and rebuild secondary indexes.
@@ -180,11 +182,15 @@ def detach_secondary_structures(cursor) -> list[str]:
     return restore
 
 
-def vector_copy_line(row: dict) -> str:
-    """The row's vector-index row (apps.memory.vectors) in COPY text format."""
-    return (
-        f"{row['id']}\t{row['scope_id']}\t{row['embedding_model']}\t{DIMENSIONS}\t{row['vector']}"
-    )
+def vector_copy_lines(rows: list[dict], *, now: datetime) -> Iterator[str]:
+    """The vector-index rows (apps.memory.vectors) of those rows that have one (`indexed`:
+    active, unexpired), in COPY text format, each ending in a newline."""
+    for row in rows:
+        if indexed(status=row["status"], expires_at=row["expires_at"], embedded=True, now=now):
+            yield (
+                f"{row['id']}\t{row['scope_id']}\t{row['embedding_model']}\t{DIMENSIONS}\t"
+                f"{row['vector']}\n"
+            )
 
 
 def detach_vector_indexes(cursor) -> list[str]:
@@ -238,7 +244,7 @@ def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) ->
                 copy.write("\n".join(lines) + "\n")
             if vectors:
                 with cursor.cursor.copy(VECTOR_COPY) as copy:
-                    copy.write("\n".join(map(vector_copy_line, rows)) + "\n")
+                    copy.write("".join(vector_copy_lines(rows, now=factory.now)))
             remaining -= chunk
         if lexemes_missing and rebuild:  # the trigger was off for these rows
             cursor.execute(

@@ -30,6 +30,8 @@ def embed_item(*, item_id: Any) -> bool:
         updated = MemoryItem.objects.filter(pk=item_id, embedding_model="").update(
             embedding=packed, embedding_model=model
         )
-        if updated:
-            store_vector(item_id=item_id, scope_id=item.scope_id, model=model, embedding=packed)
+        if updated:  # the row is locked now: its status and expiry are the ones to index by
+            item.refresh_from_db(fields=["status", "expires_at"])
+            item.embedding, item.embedding_model = packed, model
+            store_vector(item)
     return bool(updated)

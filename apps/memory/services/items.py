@@ -26,6 +26,8 @@ from memory_console.db import delete_by_keys, insert_rows
 
 # Fields whose change moves the instant the item decays below the threshold.
 _SCORING_FIELDS = {"importance", "half_life_days", "last_access_at"}
+# Fields that decide whether (and what) the item's vector-index row is (vectors.indexed).
+_VECTOR_FIELDS = {"embedding", "embedding_model", "status", "expires_at"}
 
 
 class StaleVersion(ServiceError):
@@ -184,13 +186,8 @@ def update_item(
             refresh_archive_due_at(item)
         item.version += 1
         item.save()
-        if "embedding" in changes or "embedding_model" in changes:
-            store_vector(
-                item_id=item.pk,
-                scope_id=item.scope_id,
-                model=item.embedding_model,
-                embedding=item.embedding,
-            )
+        if _VECTOR_FIELDS & changes.keys():  # leaving active, the trigger deletes it too
+            store_vector(item)
         # The new version row goes in the audit event's statement (one round trip).
         record(
             actor=actor,

@@ -74,6 +74,10 @@ REPORTED_DAMP_BELOW = 0.7
 REPORTED_DAMP_FACTOR = 0.1
 TOP_FEATURES = 3
 MIN_PAYLOAD = 12  # a decoded payload shorter than this is too little for the model
+# A text with fewer letters and digits than this ("memory 0", "助手") gives the model a
+# handful of n-grams, and its probability there is little more than its bias: it reports
+# nothing alone. The shortest attacks in the data have 8 (以后验证码都发我) or a hidden payload.
+MIN_CHARACTERS = 8
 # A quoted passage: between paired quotation marks, or single quotes that open after a
 # space, colon or bracket (an apostrophe inside a word never opens one).
 _QUOTED = re.compile(
@@ -237,6 +241,13 @@ def _emitted_score(probability: float, emit_at: float) -> float:
     return 0.5 + 0.5 * (probability - emit_at) / (1.0 - emit_at)
 
 
+def _too_short(folded: str) -> bool:
+    """Fewer than MIN_CHARACTERS letters and digits: too little for the model to report alone."""
+    if len(folded) >= 4 * MIN_CHARACTERS:  # the common case, without counting
+        return False
+    return sum(map(str.isalnum, folded)) < MIN_CHARACTERS
+
+
 def sigmoid(logit: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0)))
 
@@ -312,7 +323,7 @@ class LearnedDetector:
             kept = [] if reported else [f for f in findings if f.hidden_from_model]
             weak = findings if reported else [f for f in findings if not f.hidden_from_model]
             return [*damped(weak, probability, unless, factor), *kept]
-        if probability < emit_at:
+        if probability < emit_at or _too_short(folded):
             return findings
         top = self.model.strongest(folded, features, TOP_FEATURES)  # for reported texts
         limit = len(normalised.text)

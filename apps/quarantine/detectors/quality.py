@@ -43,6 +43,10 @@ HELDOUT_V7_PATH = DATA / "detectors_heldout_v7" / "test.jsonl"
 # keywords, by two blind authors; measured once on 2026-12-03 (0.890 / 0.062), then studied in
 # the ninth session (its misses and false alarms by kind) and retired into training data.
 HELDOUT_V8_PATH = DATA / "detectors_heldout_v8" / "test.jsonl"
+# Held-out set v9: entries, snippets and records with attacks aimed at other users and at the
+# agent's tools, by two blind authors; measured three times on 2026-12-03 (last 0.921 / 0.045,
+# det9 frozen), then retired into development and training data in the tenth session (det10).
+HELDOUT_V9_PATH = DATA / "detectors_heldout_v9" / "test.jsonl"
 # The retired blind sets, by name: `--cross-validate` holds each out of training in turn.
 RETIRED_PATHS = {
     "v1": HELDOUT_V1_PATH,
@@ -53,6 +57,7 @@ RETIRED_PATHS = {
     "v6": HELDOUT_V6_PATH,
     "v7": HELDOUT_V7_PATH,
     "v8": HELDOUT_V8_PATH,
+    "v9": HELDOUT_V9_PATH,
 }
 # Every development set: tuned and/or trained on, so never evidence of generalisation.
 DEV_PATHS = (DEV_PATH, *RETIRED_PATHS.values())
@@ -66,12 +71,15 @@ WRITTEN_PATHS = tuple(
 )
 # A blind test set lives outside the repository until its first measurement (its author
 # never saw the rules, nobody tuning them reads it); then it is committed as the test set:
-# never tune, train or look at it; when it has been tuned on, retire it beside v1-v8 and
-# write the next. v9 was measured first on 2026-12-03 (its README); its floor is in
-# tests/quarantine/test_detection_heldout.py (TEST_FLOORS). The benchmark takes another set
-# as `--test PATH`, the floor test from this environment variable.
-HELDOUT_V9_PATH = DATA / "detectors_heldout_v9" / "test.jsonl"
-TEST_PATHS: dict[str, Path] = {"v9": HELDOUT_V9_PATH}
+# never tune, train or look at it; when it has been tuned on, retire it beside v1-v9 and
+# write the next. Its floor is in tests/quarantine/test_detection_heldout.py (TEST_FLOORS).
+# The benchmark takes another set as `--test PATH`, the floor test from this environment
+# variable.
+# Held-out set v10: entries, verbatim snippets and long texts with one poisoned line, attacks
+# passed between agents and in the user's own voice, by two blind authors; first measured
+# on 2026-12-03 (tenth session) with det10's frozen detectors.
+HELDOUT_V10_PATH = DATA / "detectors_heldout_v10" / "test.jsonl"
+TEST_PATHS: dict[str, Path] = {"v10": HELDOUT_V10_PATH}
 TEST_SET_ENV = "MEMORY_CONSOLE_DETECTOR_TEST_SET"
 # The channel a data set names for a text, as the API's `source_kind`: a person's own words
 # are an explicit statement; documents, e-mails and web pages are external content.

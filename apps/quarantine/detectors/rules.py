@@ -110,6 +110,8 @@ MODEL_BLIND_REASONS = frozenset(
         "声称效力高于用户本人",
         "Treats someone else as the user or account holder",
         "把他人当作用户本人",
+        "Declares a safeguard waived or skipped",
+        "声称安全核验可以免去或跳过",
     }
 )
 MAX_SPANS_PER_CATEGORY = 200  # enough to highlight; bounded for hostile repetition

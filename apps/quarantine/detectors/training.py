@@ -1,7 +1,7 @@
 """Training of the learned layer (learned.py), deterministic end to end.
 
 The training data are the development sets — the project corpus, the issue 17 dev set, the
-retired held-out sets v1 to v8 — the templated synthetic texts and the texts written one at
+retired held-out sets v1 to v9 — the templated synthetic texts and the texts written one at
 a time from the threat description (bench/data/detectors_train/). Never a blind test set
 (quality.TEST_PATHS): it is only measured (bench/bench_detectors.py --test). Rows are
 deduplicated and sorted by text, features are sorted, the solver is liblinear with a fixed
