@@ -83,3 +83,69 @@ def test_copy_path_restores_every_index_and_foreign_key_it_drops():
     _generate(300, tenants=1, scopes=3, index_strategy="rebuild")
     assert structures() == before
     assert MemoryItem.objects.count() == 300
+
+
+@pytest.fixture
+def lexeme_index(postgres_only):
+    from apps.memory.recall.lexemes import lexeme_index_available
+
+    if not lexeme_index_available():
+        pytest.skip("the rum extension is not installed on this database server")
+
+
+def _lexemes_unlike_the_triggers() -> int:
+    """Items whose recall lexemes are missing or differ from what the insert trigger computes."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM memory_memoryitem WHERE recall_lexemes IS NULL "
+            "OR recall_lexemes <> memory_recall_lexemes(scope_id, text)"
+        )
+        return cursor.fetchone()[0]
+
+
+def _insert_trigger_enabled() -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tgenabled FROM pg_trigger WHERE tgname = 'memory_recall_lexemes_on_insert'"
+        )
+        return cursor.fetchone()[0] == "O"
+
+
+@pytest.mark.usefixtures("lexeme_index")
+@pytest.mark.parametrize("index_strategy", ["rebuild", "keep"])
+def test_generated_items_are_found_by_lexical_recall_as_remembered_ones(index_strategy, admin_user):
+    from apps.memory.recall import recall_memories
+    from tests.factories import MemoryItemFactory, ScopeFactory
+
+    _generate(300, tenants=1, scopes=3, index_strategy=index_strategy)
+    assert _lexemes_unlike_the_triggers() == 0
+    assert _insert_trigger_enabled()
+    generated = MemoryItem.objects.filter(status=MemoryStatus.ACTIVE, expires_at=None)
+    latin = generated.filter(text__startswith="The user").first()
+    chinese = generated.filter(text__startswith="用户").first()
+    for item in (latin, chinese):
+        copy_scope = ScopeFactory(tenant=item.tenant)
+        copy = MemoryItemFactory(  # the remember path's insert: the trigger computes
+            scope=copy_scope, content=item.content, text=item.text, memory_type=item.memory_type
+        )
+        query = item.text[:12]
+        for scope, expected in ((item.scope, item), (copy_scope, copy)):
+            hits = recall_memories(
+                actor=admin_user, tenant=item.tenant, scope_key=scope.key, query=query, top_k=50
+            )
+            assert expected.pk in {hit.item.pk for hit in hits}, (index_strategy, query)
+
+
+@pytest.mark.usefixtures("lexeme_index")
+@pytest.mark.parametrize("index_strategy", ["rebuild", "keep"])
+def test_rows_whose_lexemes_are_left_to_the_database_get_them(index_strategy, monkeypatch):
+    from apps.memory.generation import writers
+
+    monkeypatch.setattr(writers, "stored_lexemes", lambda scope_id, text: None)
+    _generate(200, tenants=1, scopes=2, index_strategy=index_strategy)
+    assert _lexemes_unlike_the_triggers() == 0
+    assert _insert_trigger_enabled()

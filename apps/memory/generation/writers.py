@@ -2,7 +2,11 @@
 bulk_create elsewhere. With an embedding model, each row carries the deterministic
 embedder's vector (apps.memory.generation.embedding), and on PostgreSQL with pgvector
 its vector-index row goes in by a second COPY per chunk (the HNSW index rebuilt after),
-for the rows recall can return (apps.memory.vectors.indexed)."""
+for the rows recall can return (apps.memory.vectors.indexed). Where recall's lexeme
+column exists (migration 0014), each row carries its lexemes, computed here
+(apps.memory.recall.lexemes.stored_lexemes), and a load that rebuilds the indexes (and so
+holds the table alone already) disables the insert trigger meanwhile: any BEFORE ROW
+trigger makes COPY insert row by row."""
 
 import json
 import math
@@ -18,6 +22,7 @@ from django.db import connection, transaction
 from apps.memory.generation.embedding import DIMENSIONS
 from apps.memory.generation.rows import RowFactory, ensure_scopes
 from apps.memory.models import MemoryItem, MemoryVersion
+from apps.memory.recall.lexemes import LEXEMES_COLUMN, lexeme_index_available, stored_lexemes
 from apps.memory.vectors import TABLE as VECTOR_TABLE
 from apps.memory.vectors import indexed, vector_search_available
 
@@ -35,6 +40,7 @@ COPY_COLUMNS = [
     "flags", "sealed_content", "embedding", "embedding_model", "created_at", "updated_at",
     "metadata",
 ]  # fmt: skip
+LEXEMES_TRIGGER = "memory_recall_lexemes_on_insert"  # migrations 0014, 0016
 VECTOR_COPY = f"COPY {VECTOR_TABLE} (item_id, scope_id, model, dims, embedding) FROM STDIN"
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
@@ -82,6 +88,18 @@ def copy_line(row: dict) -> str:
             "{}",  # metadata
         )
     )
+
+
+def with_lexemes(rows: list[dict]) -> tuple[list[str], int]:
+    """The rows' COPY lines with their recall lexemes last, and how many rows left them to
+    the database (\\N: see stored_lexemes)."""
+    lines, missing = [], 0
+    for row in rows:
+        lexemes = stored_lexemes(row["scope_id"], row["text"])
+        if lexemes is None:
+            lexemes, missing = "\\N", missing + 1
+        lines.append(f"{copy_line(row)}\t{lexemes}")
+    return lines, missing
 
 
 def model_instance(row: dict) -> MemoryItem:
@@ -197,7 +215,9 @@ def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) ->
     indexes and foreign keys are dropped first and rebuilt after. Returns the strategy.
     """
     check_copy_columns()
-    statement = f"COPY {TABLE} ({', '.join(COPY_COLUMNS)}) FROM STDIN"
+    lexemes = lexeme_index_available()
+    columns = [*COPY_COLUMNS, LEXEMES_COLUMN] if lexemes else COPY_COLUMNS
+    statement = f"COPY {TABLE} ({', '.join(columns)}) FROM STDIN"
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL synchronous_commit = off")
         cursor.execute("SET LOCAL maintenance_work_mem = '256MB'")
@@ -207,17 +227,30 @@ def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) ->
         vectors = bool(factory.embedding_model) and vector_search_available()
         if rebuild and vectors:
             restore += detach_vector_indexes(cursor)
+        if rebuild and lexemes:  # the table is this transaction's alone already
+            cursor.execute(f"ALTER TABLE {TABLE} DISABLE TRIGGER {LEXEMES_TRIGGER}")
+            restore.insert(0, f"ALTER TABLE {TABLE} ENABLE TRIGGER {LEXEMES_TRIGGER}")
         load_started = time.perf_counter()
-        remaining = count
+        remaining, lexemes_missing = count, 0
         while remaining:
             chunk = min(remaining, COPY_CHUNK_ROWS)
             rows = [factory.draw() for _ in range(chunk)]
+            if lexemes:
+                lines, missing = with_lexemes(rows)
+                lexemes_missing += missing
+            else:
+                lines = list(map(copy_line, rows))
             with cursor.cursor.copy(statement) as copy:
-                copy.write("\n".join(map(copy_line, rows)) + "\n")
+                copy.write("\n".join(lines) + "\n")
             if vectors:
                 with cursor.cursor.copy(VECTOR_COPY) as copy:
                     copy.write("".join(vector_copy_lines(rows, now=factory.now)))
             remaining -= chunk
+        if lexemes_missing and rebuild:  # the trigger was off for these rows
+            cursor.execute(
+                f"UPDATE {TABLE} SET {LEXEMES_COLUMN} = memory_recall_lexemes(scope_id, text) "  # noqa: S608
+                f"WHERE {LEXEMES_COLUMN} IS NULL"
+            )
         rebuild_started = time.perf_counter()
         # An HNSW build over a million vectors wants its graph in memory (pgvector warns
         # and slows down when it spills): a generous budget for this transaction only.

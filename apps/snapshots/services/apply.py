@@ -21,6 +21,7 @@ from apps.core.types import Actor
 from apps.memory import wiring
 from apps.memory.gate import Draft
 from apps.memory.models import MemoryItem, MemoryStatus, MemoryVersion
+from apps.memory.recall.lexemes import LEXEMES_COLUMN, SCOPE_PLACEHOLDER, lexeme_index_available
 from apps.memory.services import create_scope
 from apps.memory.services.gate import new_content_of
 from apps.snapshots.models import OnConflict
@@ -53,6 +54,11 @@ _ITEM_EXPRESSIONS = {
     "embedding_model": "''", "created_at": "s.created_at", "updated_at": ":now",
     "metadata": "s.metadata",
 }  # fmt: skip
+# Recall's lexemes, where that index exists: staged by the judging (NULL: the insert
+# trigger computes them), given the target scope's prefix here.
+_LEXEMES_EXPRESSION = (
+    f"replace(s.recall_lexemes, '{SCOPE_PLACEHOLDER}', 's' || sc.scope_id || 's')::tsvector"
+)
 
 
 def _insert_items_sql(*, on_conflict: str) -> tuple[str, list[str]]:
@@ -62,6 +68,9 @@ def _insert_items_sql(*, on_conflict: str) -> tuple[str, list[str]]:
     if set(columns) != set(_ITEM_EXPRESSIONS):
         raise RuntimeError(f"The restore does not fill every item column: {sorted(columns)}")
     expressions = [_ITEM_EXPRESSIONS[column] for column in columns]
+    if lexeme_index_available():
+        columns.append(LEXEMES_COLUMN)
+        expressions.append(_LEXEMES_EXPRESSION)
     order = [expression[1:] for expression in expressions if expression.startswith(":")]
     select = ", ".join("%s" if e.startswith(":") else e for e in expressions)
     # In creation order: five of the items' indexes lead with (or group by) created_at,

@@ -42,6 +42,9 @@ _EXTRA: dict[str, models.Field] = {
     "old_id": models.UUIDField(),
     "superseded_old": models.UUIDField(null=True),
     "outcome": models.CharField(max_length=16),
+    # Recall's lexemes with the scope left as a placeholder (the scope may not exist yet):
+    # apps.memory.recall.lexemes.stored_lexemes; NULL where that index is absent.
+    "recall_lexemes": models.TextField(null=True),
 }
 
 
