@@ -134,3 +134,15 @@ def test_the_parsers_limits_positions_and_empty_text(lexeme_function):
 def test_a_word_long_enough_for_the_prefix_to_matter_is_left_to_the_database():
     assert stored_lexemes(SCOPE_ID, "a" * 2030 + " b") is None
     assert stored_lexemes(SCOPE_ID, "a" * 2000 + " b") is not None
+
+
+def test_loaders_bring_python_lexemes_only_where_the_database_folds_text_alike(
+    lexeme_function, monkeypatch
+):
+    """The mirror holds for this server's locale and Unicode tables; on a database whose
+    function gives other lexemes for the probe, bulk loads leave them to the trigger."""
+    monkeypatch.setattr(lexemes, "_agreement_checked", {})
+    assert lexemes.stored_lexemes_agree()
+    monkeypatch.setattr(lexemes, "_agreement_checked", {})
+    monkeypatch.setattr(lexemes, "stored_lexemes", lambda scope_id, text: "'s0sother':1")
+    assert not lexemes.stored_lexemes_agree()

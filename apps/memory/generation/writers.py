@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from apps.memory.generation.embedding import DIMENSIONS
 from apps.memory.generation.rows import RowFactory, ensure_scopes
 from apps.memory.models import MemoryItem, MemoryVersion
-from apps.memory.recall.lexemes import LEXEMES_COLUMN, lexeme_index_available, stored_lexemes
+from apps.memory.recall.lexemes import LEXEMES_COLUMN, stored_lexemes, stored_lexemes_agree
 from apps.memory.vectors import TABLE as VECTOR_TABLE
 from apps.memory.vectors import indexed, vector_search_available
 
@@ -215,7 +215,7 @@ def write_with_copy(factory: RowFactory, count: int, *, rebuild: bool | None) ->
     indexes and foreign keys are dropped first and rebuilt after. Returns the strategy.
     """
     check_copy_columns()
-    lexemes = lexeme_index_available()
+    lexemes = stored_lexemes_agree()
     columns = [*COPY_COLUMNS, LEXEMES_COLUMN] if lexemes else COPY_COLUMNS
     statement = f"COPY {TABLE} ({', '.join(columns)}) FROM STDIN"
     with connection.cursor() as cursor:

@@ -23,6 +23,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from django.db import connection
+
 from memory_console.db import relation_present
 
 LEXEME_INDEX = "memory_memoryitem_recall_lexemes"
@@ -32,6 +34,30 @@ LEXEMES_COLUMN = "recall_lexemes"
 def lexeme_index_available() -> bool:
     """Whether this database has the lexeme index (migration 0014 creates it only with rum)."""
     return relation_present(LEXEME_INDEX)
+
+
+# A text through every branch of the definition: accented Latin, a dotted capital I, full-width
+# letters, a combining mark, CJK and kana runs, digits. The lower case and NFKC come from the
+# database's locale and Unicode tables, which stored_lexemes mirrors only for C.UTF-8 here.
+_AGREEMENT_PROBE = "Ünïcode İstanbul ｆｕｌｌ nai\u0308ve 北京朝阳区 カタカナ 2024 ﾊﾝｶｸ"
+_agreement_checked: dict[str, bool] = {}
+
+
+def stored_lexemes_agree() -> bool:
+    """Whether a bulk load may bring lexemes computed by stored_lexemes: the index exists and
+    this database's `memory_recall_lexemes` gives the same on a probe (checked once per
+    database). Where not, loaders leave the column to the database's trigger."""
+    if not lexeme_index_available():
+        return False
+    name = connection.settings_dict["NAME"]
+    if name not in _agreement_checked:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT memory_recall_lexemes(0, %s) = %s::tsvector",
+                [_AGREEMENT_PROBE, stored_lexemes(0, _AGREEMENT_PROBE)],
+            )
+            _agreement_checked[name] = bool(cursor.fetchone()[0])
+    return _agreement_checked[name]
 
 
 def scope_lexeme(scope_id: int, word: str) -> str:

@@ -37,7 +37,7 @@ from apps.core.types import Actor
 from apps.memory import wiring
 from apps.memory.gate import Draft, GateRejected, NewMemory
 from apps.memory.gate.stages import ValidateStage
-from apps.memory.recall.lexemes import lexeme_index_available, stored_lexemes
+from apps.memory.recall.lexemes import stored_lexemes, stored_lexemes_agree
 from apps.memory.scoring import compute_archive_due_at
 from apps.snapshots.package.records import ItemRecord
 from apps.snapshots.services import staging
@@ -133,7 +133,7 @@ def _row(item: ItemRecord, draft: Draft, *, seq: int, target: Landing, tenant) -
         "superseded_old": item.superseded_by or None,
         "outcome": "new",
         # Computed here, in the judging workers, not per row by the apply's trigger.
-        "recall_lexemes": stored_lexemes(None, memory.text) if lexeme_index_available() else None,
+        "recall_lexemes": stored_lexemes(None, memory.text) if stored_lexemes_agree() else None,
         "id": uuid.uuid4(),
         "memory_type": memory.memory_type,
         "category": memory.category,
