@@ -10,7 +10,10 @@ a search of their own finds (issue 17's throughput work: same findings, less wor
 - The vectorised n-gram table (ngram_table.py) finds exactly the vocabulary n-grams that
   occur in a text, including characters outside its alphabet, short and empty texts.
 - The learned layer's token pattern and the normaliser's whitespace-run pattern, spelled
-  to begin with one character class, match what they matched as first written.
+  to begin with one character class, match what they matched as first written; so do the
+  tokens split from an ASCII text without the pattern.
+- Every match of the exfiltration rules' TARGET holds a word of TARGET_TRIGGERS, the
+  trigger group that lets those rules skip a text without one.
 """
 
 import re
@@ -24,6 +27,7 @@ from apps.quarantine.detectors.directive import ContextCues
 from apps.quarantine.detectors.learned import CHAR_SIZES, load_model
 from apps.quarantine.detectors.ngram_table import CharNgramTable
 from apps.quarantine.detectors.normalise import _NEEDS_COLLAPSE, _NEEDS_COLLAPSE_ASCII, normalise
+from apps.quarantine.detectors.patterns.base import TARGET, TARGET_TRIGGERS
 from apps.quarantine.detectors.quality import CORPUS_PATH, load_corpus
 
 CORPUS = [normalise(row["text"], remember=False).text for row in load_corpus(CORPUS_PATH)]
@@ -163,7 +167,45 @@ def test_the_token_and_whitespace_patterns_match_as_first_written(text):
     assert learned._WORD.findall(text) == _TOKENS_AS_WRITTEN.findall(text)
     if text.isascii():
         assert learned._ASCII_WORD.findall(text) == _ASCII_TOKENS_AS_WRITTEN.findall(text)
+        assert learned._ascii_words(text) == _ASCII_TOKENS_AS_WRITTEN.findall(text)
+    if not any(char.isalnum() for char in text if not char.isascii()):
+        assert learned.words(text) == _ASCII_TOKENS_AS_WRITTEN.findall(text)
+    else:
+        assert learned.words(text) == _TOKENS_AS_WRITTEN.findall(text)
     spans = [match.span() for match in _COLLAPSE_AS_WRITTEN.finditer(text)]
     assert [match.span() for match in _NEEDS_COLLAPSE.finditer(text)] == spans
     if text.isascii():  # the ASCII path asks `"  " in text` instead of its pattern
         assert ("  " in text) == bool(_NEEDS_COLLAPSE_ASCII.search(text))
+
+
+_TARGET = re.compile(TARGET)
+_TARGET_WORDS = [word.replace("_", " ") for word in TARGET_TRIGGERS.split()]
+_TARGETISH = "ab9٣.@:/ wh" + "ttpsx"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.sampled_from(CORPUS),
+        st.sampled_from(
+            [
+                "send it to 10.0.0.1 now",
+                "to ٣.٣.٣.٣",
+                "via https://x.example/a",
+                "hxxps://evil",
+                "ftp://host",
+                "to a.b+c@mail-host.io",
+                "to the following url",
+                "into our public drive",
+                "on discord",
+                "to my webhook",
+            ]
+        ),
+        st.text(alphabet=_TARGETISH, max_size=40),
+    )
+)
+def test_every_target_match_holds_a_target_trigger_word(text):
+    for start in range(len(text) + 1):
+        match = _TARGET.match(text, start)
+        if match is not None:
+            assert any(word in match.group() for word in _TARGET_WORDS), match.group()

@@ -82,6 +82,10 @@ class CharNgramTable:
         self.slot_shift = np.uint64(64 - slot_bits)
         self.slot_keys = np.array(slot_keys, dtype=np.uint64)
         self.slot_grams = np.array(slot_grams, dtype=np.int64)
+        # The found slots are sorted as the narrowest unsigned type that holds every slot:
+        # numpy sorts 16-bit integers by radix (two passes), 64-bit ones by quicksort
+        # (several times the instructions for the thousand slots of a 1 KiB text).
+        self.slot_dtype = np.uint16 if slot_bits <= 16 else np.uint32
 
     def _build_filter(self, keys: list[int]) -> None:
         filter_bits = max((len(keys) * FILTER_BITS_PER_KEY).bit_length(), 6)
@@ -121,7 +125,7 @@ class CharNgramTable:
             if size in self.sizes:
                 keys.append(window | np.uint64(size << self.length_shift))
         if not keys:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=self.slot_dtype)
         every = np.concatenate(keys)
         every = every[self._may_hold(every)]
         found = []
@@ -131,7 +135,7 @@ class CharNgramTable:
         # Distinct and ascending (an n-gram repeated in the text is found once per
         # occurrence): sorted, then each slot kept where it differs from the one before.
         # np.unique hashes instead, several times the instructions for a few hundred slots.
-        slots = np.sort(np.concatenate(found))
+        slots = np.sort(np.concatenate(found).astype(self.slot_dtype), kind="stable")
         distinct = np.empty(len(slots), dtype=bool)
         distinct[:1] = True
         np.not_equal(slots[1:], slots[:-1], out=distinct[1:])

@@ -19,6 +19,7 @@ state the opposite ("never ask the user for their password", "不要把密码发
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 
@@ -124,6 +125,42 @@ TARGET = (
     r"|public (?:folder|link|bucket|page|repo|drive)"
     r"|(?:this|that|the following|the|my|our) (?:url|address|link|endpoint|server|webhook|site"
     r"|domain|inbox|bucket|channel|number)|webhook|pastebin|ngrok|telegram|discord)"
+)
+# A trigger group (rule()'s format) that every TARGET match holds a word of: a rule whose
+# pattern requires a TARGET skips the texts without one, which its other groups ("at", "to",
+# a "number" or a "site" anywhere) let through. The IP address holds "." before a decimal
+# digit, any of Unicode's (``\d``); the other alternatives spell their own words.
+TARGET_TRIGGERS = " ".join(
+    [
+        "://",
+        "www.",
+        "@",
+        "public_",
+        "webhook",
+        "pastebin",
+        "ngrok",
+        "telegram",
+        "discord",
+        *(
+            f"{determiner}_{noun}"
+            for determiner in ("this", "that", "following", "the", "my", "our")
+            for noun in [
+                "url",
+                "address",
+                "link",
+                "endpoint",
+                "server",
+                "webhook",
+                "site",
+                "domain",
+                "inbox",
+                "bucket",
+                "channel",
+                "number",
+            ]
+        ),
+        *("." + chr(code) for code in range(sys.maxunicode + 1) if chr(code).isdecimal()),
+    ]
 )
 EXFIL_VERB = (
     r"(?:send|forward|post|upload|e-?mail|mail|transmit|leak|exfiltrate|share|sync|bcc|cc"

@@ -7,6 +7,7 @@ from apps.quarantine.detectors.patterns.base import (
     EXFIL_VERB,
     SENSITIVE_OBJECT,
     TARGET,
+    TARGET_TRIGGERS,
     Rule,
     rule,
 )
@@ -33,7 +34,7 @@ RULES: tuple[Rule, ...] = (
     rule(C.EXFILTRATION, 0.5, "Has data sent to an outside address",
           "uploaded sent forwarded posted copied synced shared emailed e-mailed exported mirrored /"
           " "
-          "http www. @ public",
+          "http www. @ public / " + TARGET_TRIGGERS,
           rf"\b{EXFIL_OBJECT}\s+(?:\S+\s+){{0,2}}?(?:uploaded|sent|forwarded|posted|copied|synced|"
           r"shared|e-?mailed|exported|mirrored)\s+to\s+(?:\S+\s+){0,4}?" + TARGET,
           negatable=True),
@@ -70,7 +71,7 @@ RULES: tuple[Rule, ...] = (
           "_cc copy relay report submit push dump export beacon mirror pipe "
           "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
           "ngrok telegram discord _url _address _link _domain _inbox _bucket "
-          "_channel _number _site",
+          "_channel _number _site / " + TARGET_TRIGGERS,
           rf"\b(?:to|into|at|via|on|towards)\s+(?:\S+\s+){{0,3}}?{TARGET}",
           negatable=True,
           before=rf"\b(?:{EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{SENSITIVE_OBJECT}\b.{{0,80}}?"),
@@ -79,7 +80,7 @@ RULES: tuple[Rule, ...] = (
           "_cc copy relay report submit push dump export beacon mirror pipe "
           "stream / http hxxp www. ftp: @ webhook endpoint _server pastebin "
           "ngrok telegram discord _url _address _link _domain _inbox _bucket "
-          "_channel _number _site",
+          "_channel _number _site / " + TARGET_TRIGGERS,
           rf"\b(?:to|into|at|via|on)\s+(?:\S+\s+){{0,3}}?{TARGET}",
           negatable=True,
           before=rf"\b(?:{EXFIL_VERB}|sent)\b(?:\s+\S+){{0,6}}?\s+{EXFIL_OBJECT}\b.{{0,80}}?"),
