@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
-from django.db.models import CASCADE, SET_NULL, Field, Model, QuerySet
+from django.db.models import CASCADE, DEFERRED, SET_NULL, Field, Model, QuerySet
 
 
 @cache
@@ -259,16 +259,15 @@ class PrecompiledQuery:
         using: str = DEFAULT_DB_ALIAS,
     ):
         self.using = using
-        # Each model's fields, in the order its slice of the row holds them.
-        self.fields_of: list[tuple[type[Model], list[str]]] = []
+        # Each model's fields, in the order its slice of the row holds them, and the
+        # places of its deferred fields among all of them.
+        self.fields_of: list[tuple[type[Model], list[str], list[int]]] = []
         columns: list[str] = []
         for model, path in models:
-            names = [
-                field.attname
-                for field in model._meta.concrete_fields
-                if field.attname not in deferred
-            ]
-            self.fields_of.append((model, names))
+            concrete = [field.attname for field in model._meta.concrete_fields]
+            names = [name for name in concrete if name not in deferred]
+            gaps = [place for place, name in enumerate(concrete) if name in deferred]
+            self.fields_of.append((model, names, gaps))
             columns += [f"{path}{name}" for name in names]
         compiler = queryset.order_by().values_list(*columns, *extra).query.get_compiler(using)
         self.sql, template = compiler.as_sql()
@@ -316,8 +315,13 @@ class PrecompiledQuery:
             for convert in functions:
                 row[index] = convert(row[index], expression, connection)
         loaded, start = [], 0
-        for model, names in self.fields_of:
-            loaded.append(model.from_db(self.using, names, row[start : start + len(names)]))
+        for model, names, gaps in self.fields_of:
+            values = row[start : start + len(names)]
+            # Every field's value, DEFERRED for those left out, as Model.from_db builds it
+            # itself with a list search per field (most of loading a wide row).
+            for place in gaps:
+                values.insert(place, DEFERRED)
+            loaded.append(model.from_db(self.using, names, values))
             start += len(names)
         return (*loaded, *row[start:])
 

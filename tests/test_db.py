@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.memory.models import MemoryItem, MemoryVersion
 from apps.memory.services import version_of
+from apps.memory.vectors import to_float32_bytes
 from memory_console.db import Parameter, PrecompiledQuery, insert_rows, planned_for_each_call
 from tests.factories import MemoryItemFactory, ScopeFactory, UserFactory
 
@@ -172,6 +173,22 @@ def test_a_precompiled_query_loads_what_the_orm_loads():
     assert found_scope.subject == "靠窗" and found_tenant.name == scope.tenant.name
     assert found_scope._state.adding is False  # loaded as from the database
     assert found_tenant.half_life_overrides == scope.tenant.half_life_overrides  # JSON
+
+
+def test_a_precompiled_query_defers_fields_as_the_orm_defers_them():
+    item = MemoryItemFactory(embedding=to_float32_bytes([0.5, 0.25]), embedding_model="stub")
+    query = PrecompiledQuery(
+        MemoryItem.objects.filter(text=Parameter("text")),
+        models=[(MemoryItem, "")],
+        deferred=("content_hash", "embedding"),  # one early, one late in the row
+    )
+    (found,) = query.first(text=item.text)
+    expected = MemoryItem.objects.defer("content_hash", "embedding").get(pk=item.pk)
+    assert found.get_deferred_fields() == expected.get_deferred_fields()
+    assert found.get_deferred_fields() == {"content_hash", "embedding"}
+    loaded = {name: getattr(found, name) for name in found.__dict__ if not name.startswith("_")}
+    assert loaded == {name: getattr(expected, name) for name in loaded}
+    assert found.embedding == item.embedding  # a deferred field still loads on access
 
 
 def test_a_precompiled_query_binds_each_calls_values():

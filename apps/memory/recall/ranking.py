@@ -117,7 +117,8 @@ def rank(
         )
         score = alpha * similarity + beta * fresh + gamma * decayed
         if score >= min_score:
-            scored.append((-score, -similarity, str(item.pk), item, fresh, decayed, source))
+            # Ties go by key: a UUID orders as its text does, without writing it out.
+            scored.append((-score, -similarity, item.pk, item, fresh, decayed, source))
     # Hits are built for the kept candidates only: hundreds are scored per recall.
     scored.sort(key=lambda entry: entry[:3])
     return [
