@@ -88,17 +88,24 @@ def indexed(*, status: str, expires_at: datetime | None, embedded: bool, now: da
     return active and embedded and (expires_at is None or expires_at > now)
 
 
+def _indexed_vector(item: Any, *, now: datetime) -> array | None:
+    """The MemoryItem's embedding as the vector index holds it, or None when `indexed`
+    says it has no row."""
+    vector = decode_embedding(item.embedding)
+    embedded = vector is not None and bool(item.embedding_model)
+    if not indexed(status=item.status, expires_at=item.expires_at, embedded=embedded, now=now):
+        return None
+    return vector
+
+
 def store_vector(item: Any) -> None:
     """Make the vector index hold the row `indexed` says this saved item (a MemoryItem)
     has: written (or replaced, when its embedding changed), or deleted."""
     if not vector_search_available():
         return
-    vector = decode_embedding(item.embedding)
-    embedded = vector is not None and bool(item.embedding_model)
+    vector = _indexed_vector(item, now=timezone.now())
     with connection.cursor() as cursor:
-        if vector is None or not indexed(
-            status=item.status, expires_at=item.expires_at, embedded=embedded, now=timezone.now()
-        ):
+        if vector is None:
             cursor.execute(f"DELETE FROM {TABLE} WHERE item_id = %s", [item.pk])  # noqa: S608
             return
         # An unchanged row is left alone: rewritten, its new version would enter every
@@ -132,11 +139,8 @@ def new_vectors_insert(items: Sequence[Any]) -> tuple[str, list[Any]] | None:
         return None
     rows, now = [], timezone.now()
     for item in items:
-        vector = decode_embedding(item.embedding)
-        embedded = vector is not None and bool(item.embedding_model)
-        if vector is None or not indexed(
-            status=item.status, expires_at=item.expires_at, embedded=embedded, now=now
-        ):
+        vector = _indexed_vector(item, now=now)
+        if vector is None:
             continue
         rows.append(
             {
